@@ -1,0 +1,51 @@
+"""funcgrad: a functional, immutable-array autodiff framework on NumPy and CuPy.
+
+    import funcgrad as fg
+    import funcgrad.numpy as fnp
+
+    fg.grad(lambda x: fnp.sum(fnp.sin(x) ** 2))(fnp.ones(3))
+
+Transformations (grad, vjp, jvp, ...) compose to any order.  The PyTorch-style
+stateful API lives in ``funcgrad.compat``.
+"""
+
+from . import numpy, primitives, tree  # noqa: F401  (numpy attaches Array's operators)
+from .backend import Device, DeviceMismatchError, cuda_available, default_device, devices
+from .core import (
+    Array, EscapedTracerError, MissingRuleError, Primitive, ShapedArray, Tracer, set_default_device,
+)
+from .primitives.transfer import device_put_p as _device_put_p
+from .transforms import grad, jvp, stop_gradient, value_and_grad, vjp
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Array", "Device", "DeviceMismatchError", "EscapedTracerError", "MissingRuleError",
+    "Primitive", "ShapedArray", "Tracer", "asarray", "cuda_available", "default_device",
+    "device_put", "devices", "grad", "jvp", "numpy", "set_default_device", "stop_gradient",
+    "tree", "value_and_grad", "vjp",
+]
+
+
+def asarray(x, dtype=None, device=None):
+    """Array-like -> Array on ``device`` (default: the default device)."""
+    return numpy.asarray(x, dtype=dtype, device=device)
+
+
+def device_put(x, device=None):
+    """Move every array in the pytree ``x`` to ``device`` ('cpu', 'cuda', 'cuda:1', 'standin').
+
+    Differentiable: gradients flow back to the source device.
+    """
+    from . import backend as _backend  # noqa: PLC0415
+
+    dev = _backend.get_device(device)
+    _backend.get_backend(dev)  # a clear error now if the device is unavailable
+
+    def put(leaf):
+        if isinstance(leaf, (Array, Tracer)):
+            src = leaf.device
+            return leaf if src == dev else _device_put_p.bind(leaf, device=dev, src=src)
+        return Array(leaf, device=dev)
+
+    return tree.tree_map(put, x)

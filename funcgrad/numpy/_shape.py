@@ -1,0 +1,176 @@
+"""Shape manipulation: reshape, transpose, swapaxes, moveaxis, expand_dims, squeeze,
+broadcast_to, ravel, concatenate, stack."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..primitives import shape as _sp
+from ._util import as_array, normalize_axis, normalize_axes
+
+__all__ = [
+    "reshape", "transpose", "swapaxes", "moveaxis", "expand_dims", "squeeze", "broadcast_to",
+    "ravel", "concatenate", "stack", "broadcast_shapes", "shape", "ndim", "size",
+]
+
+
+def _resolve_shape(newshape, size, old_shape):
+    if isinstance(newshape, (int, np.integer)):
+        newshape = (int(newshape),)
+    newshape = [int(d) for d in newshape]
+    unknown = [i for i, d in enumerate(newshape) if d == -1]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if any(d < -1 for d in newshape):
+        raise ValueError(f"negative dimensions not allowed in shape {tuple(newshape)}")
+    if unknown:
+        known = int(np.prod([d for d in newshape if d != -1], dtype=np.int64))
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape {tuple(newshape)}")
+        newshape[unknown[0]] = size // known
+    if int(np.prod(newshape, dtype=np.int64)) != size:
+        raise ValueError(f"cannot reshape array of size {size} (shape {tuple(old_shape)}) into shape {tuple(newshape)}")
+    return tuple(newshape)
+
+
+def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
+    if shape is None:
+        shape = newshape
+    if order != "C":
+        raise NotImplementedError("funcgrad.numpy.reshape supports order='C' only")
+    a = as_array(a)
+    shape = _resolve_shape(shape, a.size, a.shape)
+    return a if shape == tuple(a.shape) else _sp.reshape(a, shape)
+
+
+def transpose(a, axes=None):
+    a = as_array(a)
+    n = a.ndim
+    perm = tuple(range(n - 1, -1, -1)) if axes is None else tuple(normalize_axis(x, n, "axes") for x in axes)
+    if sorted(perm) != list(range(n)):
+        raise ValueError(f"axes {axes!r} don't match array of dimension {n}")
+    return a if perm == tuple(range(n)) else _sp.transpose(a, perm)
+
+
+def swapaxes(a, axis1, axis2):
+    a = as_array(a)
+    perm = list(range(a.ndim))
+    i, j = normalize_axis(axis1, a.ndim, "axis1"), normalize_axis(axis2, a.ndim, "axis2")
+    perm[i], perm[j] = perm[j], perm[i]
+    return transpose(a, perm)
+
+
+def _axis_list(axes, ndim, argname):
+    axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
+    out = tuple(normalize_axis(x, ndim, argname) for x in axes)
+    if len(set(out)) != len(out):
+        raise ValueError(f"repeated axis in `{argname}` argument")
+    return out
+
+
+def moveaxis(a, source, destination):
+    a = as_array(a)
+    src = _axis_list(source, a.ndim, "source")
+    dst = _axis_list(destination, a.ndim, "destination")
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of elements")
+    order = [i for i in range(a.ndim) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return transpose(a, order)
+
+
+def expand_dims(a, axis):
+    a = as_array(a)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    n = a.ndim + len(axes)
+    axes = normalize_axes(axes, n)
+    shape = iter(a.shape)
+    return reshape(a, tuple(1 if i in axes else next(shape) for i in range(n)))
+
+
+def squeeze(a, axis=None):
+    a = as_array(a)
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(a.shape) if d == 1)
+    else:
+        axes = normalize_axes(axis, a.ndim)
+        for ax in axes:
+            if a.shape[ax] != 1:
+                raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+    return reshape(a, tuple(d for i, d in enumerate(a.shape) if i not in axes))
+
+
+def broadcast_to(array, shape):
+    a = as_array(array)
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+    try:
+        if np.broadcast_shapes(tuple(a.shape), shape) != shape:
+            raise ValueError
+    except ValueError:
+        raise ValueError(
+            f"operands could not be broadcast together with remapped shapes [original->remapped]: "
+            f"{tuple(a.shape)} and requested shape {shape}"
+        ) from None
+    return a if shape == tuple(a.shape) else _sp.broadcast_to(a, shape)
+
+
+def broadcast_shapes(*shapes):
+    return np.broadcast_shapes(*shapes)
+
+
+def ravel(a, order="C"):
+    a = as_array(a)
+    return reshape(a, (a.size,))
+
+
+def concatenate(arrays, axis=0, out=None, *, dtype=None):
+    from ._util import no_out  # noqa: PLC0415
+
+    no_out(out, "concatenate")
+    arrays = [as_array(x) for x in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        arrays, axis = [ravel(x) for x in arrays], 0
+    nd = arrays[0].ndim
+    if nd == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    for x in arrays:
+        if x.ndim != nd:
+            raise ValueError(
+                "all the input arrays must have same number of dimensions, but the array at index 0 "
+                f"has {nd} dimension(s) and an array has {x.ndim} dimension(s)"
+            )
+    axis = normalize_axis(axis, nd)
+    out = arrays[0] if len(arrays) == 1 else _sp.concatenate(arrays, axis)
+    if dtype is not None:
+        from ._elementwise import astype  # noqa: PLC0415
+
+        out = astype(out, dtype)
+    return out
+
+
+def stack(arrays, axis=0, out=None, *, dtype=None):
+    arrays = [as_array(x) for x in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    shapes = {tuple(x.shape) for x in arrays}
+    if len(shapes) != 1:
+        raise ValueError("all input arrays must have the same shape")
+    axis = normalize_axis(axis, arrays[0].ndim + 1)
+    return concatenate([expand_dims(x, axis) for x in arrays], axis=axis, out=out, dtype=dtype)
+
+
+def shape(a):
+    return tuple(as_array(a).shape)
+
+
+def ndim(a):
+    return as_array(a).ndim
+
+
+def size(a, axis=None):
+    a = as_array(a)
+    return a.size if axis is None else a.shape[normalize_axis(axis, a.ndim)]
+

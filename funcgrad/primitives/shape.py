@@ -1,0 +1,148 @@
+"""Shape primitives: reshape, transpose, broadcast_to.
+
+Parameters are static and normalised by the numpy layer (shape tuples with no
+-1, full permutations).  Results may be views of the input buffer: buffers
+are never written, so sharing is safe.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..backend import XP_OF_TYPE
+from ..core import ALL_ARGS, Primitive, ShapedArray
+
+
+def _xp(x):
+    return XP_OF_TYPE.get(type(x), np)
+
+
+# --- reshape ---------------------------------------------------------------------
+
+def _reshape_impl(x, shape):
+    return _xp(x).reshape(x, shape)
+
+
+def _reshape_abstract(x, shape):
+    if int(np.prod(shape, dtype=np.int64)) != x.size:
+        raise ValueError(f"cannot reshape array of shape {x.shape} (size {x.size}) into shape {shape}")
+    return ShapedArray(shape, x.dtype)
+
+
+reshape_p = Primitive("reshape", _reshape_impl, _reshape_abstract)
+reshape_p.defvjp(lambda g, ans, x, shape: reshape(g, x.shape), unsaved_args=(0,), saves_out=False)
+reshape_p.defjvp(lambda t, ans, x, shape: reshape(t, shape))
+
+
+def reshape(x, shape):
+    return reshape_p.bind(x, shape=tuple(int(d) for d in shape))
+
+
+# --- transpose ------------------------------------------------------------------------
+
+def _transpose_impl(x, perm):
+    return _xp(x).transpose(x, perm)
+
+
+def _transpose_abstract(x, perm):
+    return ShapedArray(tuple(x.shape[p] for p in perm), x.dtype)
+
+
+def _inverse_perm(perm):
+    return tuple(int(i) for i in np.argsort(perm))
+
+
+transpose_p = Primitive("transpose", _transpose_impl, _transpose_abstract)
+transpose_p.defvjp(lambda g, ans, x, perm: transpose(g, _inverse_perm(perm)), unsaved_args=(0,), saves_out=False)
+transpose_p.defjvp(lambda t, ans, x, perm: transpose(t, perm))
+
+
+def transpose(x, perm):
+    return transpose_p.bind(x, perm=tuple(int(p) for p in perm))
+
+
+def swap_last_two(x):
+    n = x.ndim
+    perm = list(range(n))
+    perm[-1], perm[-2] = perm[-2], perm[-1]
+    return transpose(x, perm)
+
+
+# --- broadcast_to ------------------------------------------------------------------------
+
+def _broadcast_impl(x, shape):
+    return _xp(x).broadcast_to(x, shape)
+
+
+def _broadcast_abstract(x, shape):
+    xs = getattr(x, "shape", ())
+    if np.broadcast_shapes(xs, shape) != tuple(shape):
+        raise ValueError(f"cannot broadcast an array of shape {xs} to shape {shape}")
+    return ShapedArray(shape, x.dtype if isinstance(x, ShapedArray) else np.result_type(x))
+
+
+broadcast_to_p = Primitive("broadcast_to", _broadcast_impl, _broadcast_abstract)
+# the reverse driver sums the cotangent down to the input's shape
+broadcast_to_p.defvjp(lambda g, ans, x, shape: g, unsaved_args=(0,), saves_out=False)
+broadcast_to_p.defjvp(lambda t, ans, x, shape: broadcast_to(t, shape))
+
+
+def broadcast_to(x, shape):
+    return broadcast_to_p.bind(x, shape=tuple(int(d) for d in shape))
+
+
+def expand_dims(x, axis):
+    """Insert a size-1 axis at ``axis`` (normalised, may be negative)."""
+    shape = list(x.shape)
+    n = len(shape) + 1
+    axis = axis + n if axis < 0 else axis
+    shape.insert(axis, 1)
+    return reshape(x, shape)
+
+
+# --- concatenate ------------------------------------------------------------------------------
+
+def _concatenate_impl(*xs, axis):
+    get = XP_OF_TYPE.get
+    xp = next((get(type(x)) for x in xs if get(type(x)) is not None), np)
+    return xp.concatenate(xs, axis=axis)
+
+
+def _concatenate_abstract(*xs, axis):
+    first = xs[0].shape
+    for x in xs[1:]:
+        if len(x.shape) != len(first) or any(a != b for i, (a, b) in enumerate(zip(x.shape, first)) if i != axis):
+            raise ValueError(
+                "all the input array dimensions except for the concatenation axis must match "
+                f"exactly: shapes {[tuple(x.shape) for x in xs]}, axis {axis}"
+            )
+    shape = list(first)
+    shape[axis] = sum(x.shape[axis] for x in xs)
+    return ShapedArray(shape, np.result_type(*(x.dtype for x in xs)))
+
+
+def _concatenate_vjp(g, ans, *xs, axis):
+    from .index import getitem  # noqa: PLC0415 - index imports this module
+
+    out, start = [], 0
+    for x in xs:
+        n = x.shape[axis]
+        out.append(getitem(g, (slice(None),) * axis + (slice(start, start + n),)))
+        start += n
+    return tuple(out)
+
+
+def _concatenate_jvp(ts, ans, *xs, axis):
+    from ..core import Zero  # noqa: PLC0415
+    from .creation import zeros_like  # noqa: PLC0415
+
+    return concatenate([zeros_like(t.like, dtype=ans.dtype) if type(t) is Zero else t for t in ts], axis)
+
+
+concatenate_p = Primitive("concatenate", _concatenate_impl, _concatenate_abstract)
+concatenate_p.defvjp_joint(_concatenate_vjp, unsaved_args=ALL_ARGS, saves_out=False)
+concatenate_p.defjvp_joint(_concatenate_jvp)
+
+
+def concatenate(xs, axis):
+    return concatenate_p.bind(*xs, axis=int(axis))

@@ -1,0 +1,245 @@
+"""Reverse mode: the VJP trace, its tape, and the backward pass.
+
+While ``f`` runs under a :class:`VJPTrace`, every primitive applied to one of
+the trace's tracers computes its output one level down and appends a
+:class:`Node` to the trace's tape: the primitive, its params, the arguments
+its vjp rules read (per the primitive's declaration, not more) and the
+parents (nodes of the traced arguments).  Nodes are appended in execution
+order, so walking the tape backwards is a reverse topological order: no sort
+is needed.  The backward pass applies each primitive's vjp rules with
+funcgrad operations (recorded by any outer trace, which is how higher
+derivatives work), sums cotangents on fan-out, fits each cotangent to its
+parent's shape and dtype (the one place broadcasting is undone), and drops
+each node's saved values right after using them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import ALL_ARGS, Array, ArrayTracer, ShapedArray, Trace, Zero, bind, missing_rule
+from ..primitives.elementwise import add, convert
+from ..primitives.reduce import sum_to_shape
+
+
+class Node:
+    """One recorded primitive application (or, with prim None, a leaf/output slot).
+
+    ``shape``/``dtype`` describe the value this node produced; a node also
+    serves as the aval-like stand-in for arguments that were not saved.
+    """
+
+    __slots__ = ("prim", "params", "args", "out", "parents", "outs", "shape", "dtype", "__weakref__")
+
+    def __init__(self, shape, dtype):
+        self.prim = None
+        self.shape = shape
+        self.dtype = dtype
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __repr__(self):
+        name = self.prim.name if self.prim is not None else "leaf"
+        return f"<Node {name} {self.dtype}{list(self.shape)}>"
+
+
+_new = object.__new__
+
+
+class VJPTracer(ArrayTracer):
+    __slots__ = ("_trace", "primal", "node")
+
+    @property
+    def shape(self):
+        return self.primal.shape
+
+    @property
+    def dtype(self):
+        return self.primal.dtype
+
+    def _concrete(self):
+        return self.primal._concrete()
+
+
+class VJPTrace(Trace):
+    __slots__ = ("tape", "name")
+    kind = "grad"
+
+    def __init__(self, name="grad"):
+        super().__init__()
+        self.tape = []
+        self.name = name
+
+    def describe(self):
+        return f"{self.name} (level {self.level})"
+
+    def new_tracer(self, primal, node):
+        t = _new(VJPTracer)
+        t._trace = self
+        t.primal = primal
+        t.node = node
+        return t
+
+    def leaf(self, primal):
+        return self.new_tracer(primal, Node(tuple(primal.shape), primal.dtype))
+
+    def process_primitive(self, prim, args, params):
+        if len(args) == 1:  # bind only calls us with one of our tracers
+            a = args[0]
+            primals = [a.primal]
+            parents = [a.node]
+        else:
+            primals = []
+            parents = []
+            traced = False
+            for a in args:
+                if type(a) is VJPTracer and a._trace is self:
+                    primals.append(a.primal)
+                    parents.append(a.node)
+                    traced = True
+                else:
+                    primals.append(a)
+                    parents.append(None)
+            if not traced:
+                return prim.bind(*primals, **params)
+        out = prim.bind(*primals, **params)
+        if not prim.differentiable:
+            return out
+        unsaved = prim.unsaved
+        if unsaved:  # keep only what the rules read; a node stands in for a traced arg's aval
+            if len(primals) == 1:
+                primals[0] = parents[0]
+            else:
+                for i in (range(len(primals)) if unsaved is ALL_ARGS else unsaved):
+                    if i < len(primals):
+                        p = parents[i]
+                        primals[i] = p if p is not None else _const_aval(primals[i])
+        node = _new(Node)
+        node.prim = prim
+        node.params = params
+        node.args = primals
+        node.parents = parents
+        self.tape.append(node)
+        if prim.multiple_results:
+            node.out = out
+            node.outs = outs = [Node(tuple(o.shape), o.dtype) for o in out]
+            return tuple(self.new_tracer(o, slot) for o, slot in zip(out, outs))
+        node.out = out if prim.saves_out else None
+        if type(out) is Array:
+            v = out._value
+            node.shape = v.shape
+            node.dtype = v.dtype
+        else:
+            node.shape = tuple(out.shape)
+            node.dtype = out.dtype
+        t = _new(VJPTracer)
+        t._trace = self
+        t.primal = out
+        t.node = node
+        return t
+
+
+def _const_aval(x):
+    if isinstance(x, (int, float, complex, bool)):
+        return x
+    return ShapedArray(x.shape, x.dtype)
+
+
+def _fit(c, node, prim, i):
+    """Make cotangent ``c`` (for argument i of prim) match ``node``'s shape and dtype."""
+    try:
+        shape = c.shape
+        if shape != node.shape:
+            c = sum_to_shape(c, node.shape)
+        if c.dtype != node.dtype:
+            c = convert(c, node.dtype)
+    except AttributeError:
+        raise TypeError(
+            f"the vjp rule of '{prim.name}' returned {type(c).__name__} for argument {i}; "
+            "rules must return arrays"
+        ) from None
+    except ValueError as e:
+        raise ValueError(
+            f"the vjp rule of '{prim.name}' returned a cotangent of shape {tuple(c.shape)} for "
+            f"argument {i}, whose shape is {node.shape}: {e}"
+        ) from None
+    return c
+
+
+def backward_pass(tape, seeds, release=True):
+    """Propagate cotangents through ``tape`` in reverse.
+
+    ``seeds`` maps nodes to their cotangents; returns the dict of cotangents
+    left on nodes that no tape entry consumed (the leaves).  With ``release``,
+    each node's saved values are dropped as soon as its rules have run.
+    """
+    cts = dict(seeds)
+    pop = cts.pop
+    get = cts.get
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for node in reversed(tape):
+            prim = node.prim
+            if prim.multiple_results:
+                g = _multi_cts(node, pop)
+            else:
+                g = pop(node, None)
+            if g is None:
+                continue
+            args = node.args
+            parents = node.parents
+            params = node.params
+            ans = node.out if prim.saves_out else node
+            try:
+                if prim.vjp_all is not None:
+                    outs = prim.vjp_all(g, ans, *args, **params)
+                    for i, p in enumerate(parents):
+                        c = outs[i]
+                        if p is not None and c is not None and type(c) is not Zero:
+                            c = _fit(c, p, prim, i)
+                            prev = get(p)
+                            cts[p] = c if prev is None else add(prev, c)
+                else:
+                    rules = prim.vjps
+                    if rules is None or (len(rules) != len(parents) and _extra_traced(rules, parents)):
+                        raise _rule_count_error(prim, rules, parents)
+                    for p, rule in zip(parents, rules):
+                        if p is None:
+                            continue
+                        if rule is None:
+                            raise missing_rule(prim, "vjp", parents.index(p), "reverse-mode differentiation")
+                        c = rule(g, ans, *args, **params)
+                        if type(c) is not Array or c._value.shape != p.shape or c._value.dtype != p.dtype:
+                            c = _fit(c, p, prim, parents.index(p))
+                        prev = get(p)
+                        cts[p] = c if prev is None else add(prev, c)
+            finally:
+                if release:
+                    node.args = node.out = node.params = None
+    return cts
+
+
+def _extra_traced(rules, parents):
+    """Arguments beyond the per-argument rules are fine only if untraced (e.g. index arrays)."""
+    return any(p is not None for p in parents[len(rules):])
+
+
+def _rule_count_error(prim, rules, parents):
+    if rules is None:
+        return missing_rule(prim, "vjp", transform="reverse-mode differentiation")
+    return TypeError(
+        f"primitive '{prim.name}' was applied to {len(parents)} arguments but defines "
+        f"{len(rules)} per-argument vjp rules (variadic primitives need defvjp_joint)"
+    )
+
+
+def _multi_cts(node, pop):
+    gs = [pop(o, None) for o in node.outs]
+    if all(g is None for g in gs):
+        return None
+    return tuple(Zero(o) if g is None else g for g, o in zip(gs, node.out))

@@ -1,0 +1,75 @@
+"""The declarative table behind the registry-driven primitive tests.
+
+A :class:`Spec` names the primitives it exercises, a function written with
+funcgrad.numpy, and a Hypothesis strategy drawing ``(arrays, kwargs)``:
+``arrays`` (host numpy data; the test places them on the device under test,
+sometimes as strided views) are what derivatives are checked against;
+``kwargs`` hold everything non-differentiable (masks, indices, axes).
+
+Add specs in a module of ``tests/primitives/specs/`` as a module-level
+``SPECS`` list; :data:`ALL_SPECS` collects every such module.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+from typing import Any, Callable
+
+import hypothesis.strategies as st
+import numpy as np
+
+from funcgrad.testing import strategies as fst
+
+
+@dataclasses.dataclass(frozen=True)
+class Spec:
+    name: str
+    prims: tuple
+    fn: Callable
+    args: Any  # strategy of (tuple of host arrays, dict of kwargs)
+    differentiable: bool = True
+    order: int = 2
+    tol: dict = dataclasses.field(default_factory=dict)
+    noncontiguous: bool = True
+
+    def __repr__(self):
+        return self.name
+
+
+def no_kwargs(arrays_strategy):
+    return arrays_strategy.map(lambda arrays: (tuple(arrays), {}))
+
+
+def floats_of(shape, low=-2.0, high=2.0, avoid=(), dtype=np.float64):
+    return fst.host_arrays(shape, dtype, fst.floats(low, high, avoid, width=np.dtype(dtype).itemsize * 8))
+
+
+def unary(low=-2.0, high=2.0, avoid=(), shapes=None):
+    return no_kwargs(st.tuples(floats_of(shapes or fst.shapes(), low, high, avoid)))
+
+
+@st.composite
+def binary_broadcast(draw, low=-2.0, high=2.0, low2=None, high2=None, avoid2=()):
+    s1, s2 = draw(fst.mutually_broadcastable_shapes(2))
+    a = draw(floats_of(s1, low, high))
+    b = draw(floats_of(s2, low if low2 is None else low2, high if high2 is None else high2, avoid2))
+    return (a, b), {}
+
+
+def _collect():
+    from . import specs
+
+    out = []
+    for mod in pkgutil.iter_modules(specs.__path__):
+        m = importlib.import_module(f"{specs.__name__}.{mod.name}")
+        out.extend(getattr(m, "SPECS", []))
+    names = [s.name for s in out]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise ValueError(f"duplicate spec names: {sorted(dup)}")
+    return out
+
+
+ALL_SPECS = _collect()
