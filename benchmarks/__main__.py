@@ -1,9 +1,16 @@
-"""python -m benchmarks [name ...]: run the named benchmarks (default: all)."""
+"""python -m benchmarks [name ...]: run the named benchmarks (default: all).
+
+A benchmark is a module of this package (not starting with '_') with a
+``run()`` function that prints its table and returns its figures.
+"""
 
 import importlib
+import pkgutil
 import sys
 
-ALL = ["op_overhead"]
+import benchmarks
+
+ALL = sorted(m.name for m in pkgutil.iter_modules(benchmarks.__path__) if not m.name.startswith("_"))
 
 
 def main(argv=None):

@@ -12,7 +12,6 @@ import numpy as np
 from ..core import _TRACER_TYPES, Array, Tracer, bind
 from ..primitives import elementwise as _ew
 from ..primitives.index import IndexUpdateHelper, getitem
-from ..primitives.linalg import matmul_p
 from . import _elementwise, _products, _reductions, _shape
 
 _OTHER_OK = (Array, Tracer, int, float, complex, bool, np.ndarray, np.generic, list, tuple)

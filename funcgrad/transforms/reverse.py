@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import ALL_ARGS, Array, ArrayTracer, ShapedArray, Trace, Zero, bind, missing_rule
+from ..core import ALL_ARGS, Array, ArrayTracer, ShapedArray, Trace, Zero, missing_rule
 from ..primitives.elementwise import add, convert
 from ..primitives.reduce import sum_to_shape
 
@@ -151,14 +151,17 @@ def _const_aval(x):
     return ShapedArray(x.shape, x.dtype)
 
 
-def _fit(c, node, prim, i):
-    """Make cotangent ``c`` (for argument i of prim) match ``node``'s shape and dtype."""
+def fit_cotangent(c, shape, dtype, prim, i):
+    """Make cotangent ``c`` (for argument i of prim) match the argument's shape and dtype.
+
+    The one place where broadcasting is undone and gradients get their input's
+    dtype (funcgrad.compat's engine uses it too).
+    """
     try:
-        shape = c.shape
-        if shape != node.shape:
-            c = sum_to_shape(c, node.shape)
-        if c.dtype != node.dtype:
-            c = convert(c, node.dtype)
+        if tuple(c.shape) != tuple(shape):
+            c = sum_to_shape(c, shape)
+        if c.dtype != dtype:
+            c = convert(c, dtype)
     except AttributeError:
         raise TypeError(
             f"the vjp rule of '{prim.name}' returned {type(c).__name__} for argument {i}; "
@@ -167,7 +170,7 @@ def _fit(c, node, prim, i):
     except ValueError as e:
         raise ValueError(
             f"the vjp rule of '{prim.name}' returned a cotangent of shape {tuple(c.shape)} for "
-            f"argument {i}, whose shape is {node.shape}: {e}"
+            f"argument {i}, whose shape is {tuple(shape)}: {e}"
         ) from None
     return c
 
@@ -201,7 +204,7 @@ def backward_pass(tape, seeds, release=True):
                     for i, p in enumerate(parents):
                         c = outs[i]
                         if p is not None and c is not None and type(c) is not Zero:
-                            c = _fit(c, p, prim, i)
+                            c = fit_cotangent(c, p.shape, p.dtype, prim, i)
                             prev = get(p)
                             cts[p] = c if prev is None else add(prev, c)
                 else:
@@ -215,7 +218,7 @@ def backward_pass(tape, seeds, release=True):
                             raise missing_rule(prim, "vjp", parents.index(p), "reverse-mode differentiation")
                         c = rule(g, ans, *args, **params)
                         if type(c) is not Array or c._value.shape != p.shape or c._value.dtype != p.dtype:
-                            c = _fit(c, p, prim, parents.index(p))
+                            c = fit_cotangent(c, p.shape, p.dtype, prim, parents.index(p))
                         prev = get(p)
                         cts[p] = c if prev is None else add(prev, c)
             finally:

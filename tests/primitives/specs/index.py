@@ -1,4 +1,4 @@
-"""Specs: indexing (gather/scatter) and matmul."""
+"""Specs: indexing (gather and the scatters of x.at[...])."""
 
 import hypothesis.strategies as st
 import numpy as np
@@ -75,17 +75,6 @@ def _minmax_args(draw):
     return (np.round(x * 10) / 10, np.round(v * 10) / 10 + 0.05), kw
 
 
-@st.composite
-def _matmul_args(draw):
-    n, k, m = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
-    kind = draw(st.sampled_from(["mm", "mv", "vm", "vv", "batched", "bcast"]))
-    a_shape, b_shape = {
-        "mm": ((n, k), (k, m)), "mv": ((n, k), (k,)), "vm": ((k,), (k, m)), "vv": ((k,), (k,)),
-        "batched": ((2, n, k), (2, k, m)), "bcast": ((2, 1, n, k), (3, k, m)),
-    }[kind]
-    return (draw(floats_of(a_shape)), draw(floats_of(b_shape))), {}
-
-
 def _idx(kw):
     idx = kw["idx"]
     if isinstance(idx, np.ndarray):
@@ -102,5 +91,4 @@ SPECS = [
     Spec("scatter_multiply", ("scatter_multiply",), lambda x, v, **kw: x.at[_idx(kw)].multiply(v), _scatter_args()),
     Spec("scatter_min", ("scatter_min",), lambda x, v, **kw: x.at[_idx(kw)].min(v), _minmax_args()),
     Spec("scatter_max", ("scatter_max",), lambda x, v, **kw: x.at[_idx(kw)].max(v), _minmax_args()),
-    Spec("matmul", ("matmul",), lambda a, b: a @ b, _matmul_args()),
 ]

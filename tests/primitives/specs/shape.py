@@ -1,19 +1,12 @@
-"""Specs: shape, reduction, creation and transfer primitives."""
+"""Specs: shape primitives (funcgrad.primitives.shape)."""
 
 import hypothesis.strategies as st
 import numpy as np
 
-import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad.testing import strategies as fst
 
 from ..spec import Spec, floats_of
-
-
-@st.composite
-def _sum_args(draw):
-    x = draw(floats_of(fst.shapes()))
-    return (x,), {"axis": draw(fst.axes(x.ndim)), "keepdims": draw(st.booleans())}
 
 
 @st.composite
@@ -54,12 +47,6 @@ def _concat_args(draw):
 
 
 SPECS = [
-    Spec("reduce_sum", ("reduce_sum",), lambda x, axis, keepdims: fnp.sum(x, axis=axis, keepdims=keepdims),
-         _sum_args().filter(lambda c: c[0][0].ndim > 0 and c[1]["axis"] != () or c[1]["keepdims"])),
-    Spec("sum_of_0d_or_no_axes", (), lambda x, axis, keepdims: fnp.sum(x, axis=axis, keepdims=keepdims),
-         _sum_args().filter(lambda c: (c[0][0].ndim == 0 or c[1]["axis"] == ()) and not c[1]["keepdims"])),
-    Spec("mean", ("divide",), lambda x, axis, keepdims: fnp.mean(x, axis=axis, keepdims=keepdims),
-         _sum_args().filter(lambda c: c[0][0].size > 0)),
     Spec("reshape", ("reshape",), lambda x, shape: fnp.reshape(x, shape),
          _reshape_args().filter(lambda c: np.empty(c[0][0].shape).reshape(c[1]["shape"]).shape != c[0][0].shape)),
     Spec("transpose", ("transpose",), lambda x, axes: fnp.transpose(x, axes) * 1.0, _transpose_args().filter(lambda c: c[1]["axes"] != tuple(range(len(c[1]["axes"]))))),
@@ -67,13 +54,4 @@ SPECS = [
          _broadcast_args().filter(lambda c: c[0][0].shape != c[1]["shape"])),
     Spec("concatenate", ("concatenate",), lambda *xs, axis: fnp.concatenate(xs, axis=axis),
          _concat_args().filter(lambda c: len(c[0]) > 1)),
-    Spec("full_like", ("full_like",), lambda x: [fnp.zeros_like(x), fnp.ones_like(x, dtype=np.int32)],
-         st.tuples(floats_of(fst.shapes())).map(lambda a: (a, {})), differentiable=False),
-    # its derivative (zero) is by design not the finite difference: tested in tests/transforms
-    Spec("stop_gradient", ("stop_gradient",), lambda x: x * fg.stop_gradient(x),
-         st.tuples(floats_of(fst.shapes())).map(lambda a: (a, {})), differentiable=False),
-    Spec("device_put", ("device_put",),
-         lambda x: fg.device_put(fg.device_put(x, "standin") * 3.0, fg.default_device()) if fg.default_device().kind != "standin"
-         else fg.device_put(fg.device_put(x, "cpu") * 3.0, "standin"),
-         st.tuples(floats_of(fst.shapes())).map(lambda a: (a, {}))),
 ]

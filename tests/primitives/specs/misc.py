@@ -1,0 +1,23 @@
+"""Specs: creation, transfer and stop_gradient."""
+
+import hypothesis.strategies as st
+import numpy as np
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad.testing import strategies as fst
+
+from ..spec import Spec, floats_of
+
+
+SPECS = [
+    Spec("full_like", ("full_like",), lambda x: [fnp.zeros_like(x), fnp.ones_like(x, dtype=np.int32)],
+         st.tuples(floats_of(fst.shapes())).map(lambda a: (a, {})), differentiable=False),
+    # its derivative (zero) is by design not the finite difference: tested in tests/transforms
+    Spec("stop_gradient", ("stop_gradient",), lambda x: x * fg.stop_gradient(x),
+         st.tuples(floats_of(fst.shapes())).map(lambda a: (a, {})), differentiable=False),
+    Spec("device_put", ("device_put",),
+         lambda x: fg.device_put(fg.device_put(x, "standin") * 3.0, fg.default_device()) if fg.default_device().kind != "standin"
+         else fg.device_put(fg.device_put(x, "cpu") * 3.0, "standin"),
+         st.tuples(floats_of(fst.shapes())).map(lambda a: (a, {}))),
+]
