@@ -102,6 +102,10 @@ _METHODS = {
     "swapaxes": lambda self, axis1, axis2: _shape.swapaxes(self, axis1, axis2),
     "sum": lambda self, axis=None, dtype=None, out=None, keepdims=False, **kw: _reductions.sum(self, axis, dtype, out, keepdims, **kw),
     "mean": lambda self, axis=None, dtype=None, out=None, keepdims=False, **kw: _reductions.mean(self, axis, dtype, out, keepdims, **kw),
+    "max": lambda self, axis=None, out=None, keepdims=False, **kw: _reductions.max(self, axis, out, keepdims, **kw),
+    "min": lambda self, axis=None, out=None, keepdims=False, **kw: _reductions.min(self, axis, out, keepdims, **kw),
+    "argmax": lambda self, axis=None, out=None, *, keepdims=False: _reductions.argmax(self, axis, out, keepdims=keepdims),
+    "argmin": lambda self, axis=None, out=None, *, keepdims=False: _reductions.argmin(self, axis, out, keepdims=keepdims),
     "dot": lambda self, b: _products.dot(self, b),
     "copy": lambda self: self,
 }

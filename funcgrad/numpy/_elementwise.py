@@ -14,6 +14,7 @@ __all__ = [
     "minimum", "less", "less_equal", "greater", "greater_equal", "equal", "not_equal",
     "where", "sign", "square", "astype", "logical_not", "logical_and", "logical_or",
     "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "bitwise_not",
+    "log1p", "expm1", "logaddexp", "isnan", "isinf", "isfinite",
 ]
 
 
@@ -53,6 +54,7 @@ greater_equal = _binary(_ew.greater_equal, "greater_equal")
 equal = _binary(_ew.equal, "equal")
 not_equal = _binary(_ew.not_equal, "not_equal")
 logical_and = _binary(_ew.logical_and, "logical_and")
+logaddexp = _binary(_ew.logaddexp, "logaddexp")
 logical_or = _binary(_ew.logical_or, "logical_or")
 logical_xor = _binary(_ew.logical_xor, "logical_xor")
 bitwise_and = _binary(_ew.bitwise_and, "bitwise_and")
@@ -71,6 +73,11 @@ tanh = _unary(_ew.tanh, "tanh")
 sign = _unary(_ew.sign, "sign")
 square = _unary(_ew.square, "square")
 logical_not = _unary(_ew.logical_not, "logical_not")
+log1p = _unary(_ew.log1p, "log1p")
+expm1 = _unary(_ew.expm1, "expm1")
+isnan = _unary(_ew.isnan, "isnan")
+isinf = _unary(_ew.isinf, "isinf")
+isfinite = _unary(_ew.isfinite, "isfinite")
 
 
 def positive(x, /):

@@ -22,7 +22,8 @@ __all__ = [
     "absolute", "exp", "log", "sin", "cos", "tanh", "maximum", "minimum", "less",
     "less_equal", "greater", "greater_equal", "equal", "not_equal", "where", "sign",
     "square", "convert", "safe_mul", "logical_not", "logical_and", "logical_or", "logical_xor",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "invert",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "log1p", "expm1", "logaddexp",
+    "isnan", "isinf", "isfinite",
 ]
 
 _WEAK = {bool: np.dtype(bool), int: int, float: float, complex: complex}
@@ -198,6 +199,33 @@ sign_p = ufunc_primitive("sign", zero_derivative=True)
 sign = sign_p.bind
 
 
+log1p_p = ufunc_primitive("log1p")
+defderiv(log1p_p, lambda ans, x: 1.0 / (1.0 + x), safe=True, saves_out=False)
+log1p = log1p_p.bind
+
+expm1_p = ufunc_primitive("expm1")
+defderiv(expm1_p, lambda ans, x: ans + 1.0, unsaved_args=(0,))
+expm1 = expm1_p.bind
+
+
+def _logaddexp_weight(ans, x):
+    """d logaddexp / dx = exp(x - ans) <= 1: finite for any magnitude; 1/2 each at -inf, -inf."""
+    w = exp(x - ans)
+    return where(isnan(w), 0.5, w)
+
+
+logaddexp_p = ufunc_primitive("logaddexp", nin=2)
+logaddexp_p.defvjp(
+    lambda g, ans, x, y: g * _logaddexp_weight(ans, x),
+    lambda g, ans, x, y: g * _logaddexp_weight(ans, y),
+)
+logaddexp_p.defjvp(
+    lambda t, ans, x, y: t * _logaddexp_weight(ans, x),
+    lambda t, ans, x, y: t * _logaddexp_weight(ans, y),
+)
+logaddexp = logaddexp_p.bind
+
+
 # --- maximum / minimum: ties split the (co)tangent evenly ---------------------
 
 def _winner_weight(x, y):
@@ -237,6 +265,9 @@ greater = ufunc_primitive("greater", nin=2, differentiable=False).bind
 greater_equal = ufunc_primitive("greater_equal", nin=2, differentiable=False).bind
 equal = ufunc_primitive("equal", nin=2, differentiable=False).bind
 not_equal = ufunc_primitive("not_equal", nin=2, differentiable=False).bind
+isnan = ufunc_primitive("isnan", differentiable=False).bind
+isinf = ufunc_primitive("isinf", differentiable=False).bind
+isfinite = ufunc_primitive("isfinite", differentiable=False).bind
 logical_not = ufunc_primitive("logical_not", differentiable=False).bind
 logical_and = ufunc_primitive("logical_and", nin=2, differentiable=False).bind
 logical_or = ufunc_primitive("logical_or", nin=2, differentiable=False).bind

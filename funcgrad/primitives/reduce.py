@@ -64,3 +64,92 @@ def sum_to_shape(x, shape):
             raise ValueError(f"cannot sum an array of shape {xs} down to shape {shape}")
     out = reduce_sum(x, tuple(axes), keepdims=True) if axes else x
     return reshape(out, shape) if tuple(out.shape) != shape else out
+
+
+# --- max / min: ties split the cotangent evenly -------------------------------------
+
+def _minmax_impl(name):
+    def impl(x, axes, keepdims):
+        xp = XP_OF_TYPE.get(type(x), np)
+        return getattr(xp, name)(x, axis=axes, keepdims=keepdims)
+
+    return impl
+
+
+def _minmax_abstract(x, axes, keepdims):
+    if any(x.shape[a] == 0 for a in axes):
+        raise ValueError("zero-size array to reduction operation which has no identity")
+    return ShapedArray(reduced_shape(x.shape, axes, keepdims), x.dtype)
+
+
+def _tie_weights(ans, x, axes, keepdims):
+    """1/k at each of the k elements equal to the result (NaN results: at the NaNs)."""
+    from .elementwise import convert, equal, logical_and, logical_or, isnan  # noqa: PLC0415
+
+    full = ans if keepdims else reshape(ans, reduced_shape(x.shape, axes, True))
+    hit = logical_or(equal(x, full), logical_and(isnan(x), isnan(full)))
+    hit = convert(hit, x.dtype)
+    return hit / reduce_sum(hit, axes, keepdims=True)
+
+
+def _minmax_vjp(g, ans, x, axes, keepdims):
+    if not keepdims:
+        g = reshape(g, reduced_shape(x.shape, axes, True))
+    return g * _tie_weights(ans, x, axes, keepdims)
+
+
+def _minmax_jvp(t, ans, x, axes, keepdims):
+    return reduce_sum(t * _tie_weights(ans, x, axes, keepdims), axes, keepdims)
+
+
+reduce_max_p = Primitive("reduce_max", _minmax_impl("max"), _minmax_abstract)
+reduce_max_p.defvjp(_minmax_vjp)
+reduce_max_p.defjvp(_minmax_jvp)
+
+reduce_min_p = Primitive("reduce_min", _minmax_impl("min"), _minmax_abstract)
+reduce_min_p.defvjp(_minmax_vjp)
+reduce_min_p.defjvp(_minmax_jvp)
+
+
+def reduce_max(x, axes, keepdims=False):
+    """Maximum over ``axes``; the gradient is split evenly among tied maxima."""
+    return reduce_max_p.bind(x, axes=tuple(axes), keepdims=bool(keepdims))
+
+
+def reduce_min(x, axes, keepdims=False):
+    """Minimum over ``axes``; the gradient is split evenly among tied minima."""
+    return reduce_min_p.bind(x, axes=tuple(axes), keepdims=bool(keepdims))
+
+
+# --- argmax / argmin (integer results: no derivative) ----------------------------------
+
+def _arg_impl(name):
+    def impl(x, axis, keepdims):
+        xp = XP_OF_TYPE.get(type(x), np)
+        return getattr(xp, name)(x, axis=axis, keepdims=keepdims)
+
+    return impl
+
+
+def _arg_abstract(x, axis, keepdims):
+    if axis is None:
+        if x.size == 0:
+            raise ValueError("attempt to get argmax of an empty sequence")
+        shape = (1,) * len(x.shape) if keepdims else ()
+    else:
+        if x.shape[axis] == 0:
+            raise ValueError("attempt to get argmax of an empty sequence")
+        shape = reduced_shape(x.shape, (axis,), keepdims)
+    return ShapedArray(shape, np.intp)
+
+
+argmax_p = Primitive("argmax", _arg_impl("argmax"), _arg_abstract, differentiable=False)
+argmin_p = Primitive("argmin", _arg_impl("argmin"), _arg_abstract, differentiable=False)
+
+
+def argmax(x, axis=None, keepdims=False):
+    return argmax_p.bind(x, axis=axis, keepdims=bool(keepdims))
+
+
+def argmin(x, axis=None, keepdims=False):
+    return argmin_p.bind(x, axis=axis, keepdims=bool(keepdims))

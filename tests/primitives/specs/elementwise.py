@@ -65,3 +65,11 @@ SPECS = [
                        (x > 0) | (y > 0), (x > 0) ^ (y > 0), ~fnp.astype(x > 0, np.int64)],
          binary_broadcast(), differentiable=False),
 ]
+
+SPECS += [
+    Spec("log1p", ("log1p",), fnp.log1p, unary(-0.9, 3.0)),
+    Spec("expm1", ("expm1",), fnp.expm1, unary()),
+    Spec("logaddexp", ("logaddexp",), fnp.logaddexp, binary_broadcast(-30.0, 30.0)),
+    Spec("isnan_isinf_isfinite", ("isnan", "isinf", "isfinite"),
+         lambda x: [fnp.isnan(x), fnp.isinf(x), fnp.isfinite(x)], unary(), differentiable=False),
+]
