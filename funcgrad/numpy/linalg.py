@@ -177,7 +177,8 @@ def lstsq(a, b, rcond=None):
     if b.ndim not in (1, 2) or b.shape[0] != m:
         raise LinAlgError(f"lstsq: Incompatible dimensions: a has shape {tuple(a.shape)}, b has shape {tuple(b.shape)}")
     if rcond is None:
-        rcond = np.finfo(np.result_type(a.dtype, b.dtype)).eps * max(m, n)
+        rcond = float(np.finfo(np.result_type(a.dtype, b.dtype)).eps * max(m, n))
+    rcond = float(rcond)
     s = svdvals(a)
     rank = int(_sum(s > rcond * _max(s))) if s.shape[0] else 0
     x = matmul(_lp.pinv(a, rcond), b) if m and n else _zeros_solution(a, b)
@@ -187,7 +188,7 @@ def lstsq(a, b, rcond=None):
         if b.ndim == 1:
             residuals = reshape(residuals, (1,))
     else:
-        residuals = _lp.tri_like(s, 0, k=0, dtype=np.result_type(a.dtype, b.dtype))[0]
+        residuals = _lp.zeros_like(s, shape=(0,), dtype=np.result_type(a.dtype, b.dtype))
     return LstsqResult(x, residuals, np.int32(rank), s)
 
 
@@ -422,8 +423,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     s = svdvals(A)
     if tol is None:
         if rtol is None:
-            rtol = max(A.shape[-2:]) * np.finfo(s.dtype).eps
-        tol = _max(s, axis=-1, keepdims=True) * rtol
+            rtol = float(max(A.shape[-2:]) * np.finfo(s.dtype).eps)
+        tol = _max(s, axis=-1, keepdims=True) * float(rtol)
     else:
         tol = expand_dims(as_array(tol), -1)
     return _sum(s > tol, axis=-1)
