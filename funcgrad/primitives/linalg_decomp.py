@@ -89,17 +89,22 @@ def _svd_impl(a, full_matrices, compute_uv):
     return tuple(xp.linalg.svd(a, full_matrices=full_matrices))
 
 
-def _svd_parts(ans, a, full_matrices, compute_uv):
-    """(u, s, vh) of the reduced decomposition, recomputed when the primitive did not return them."""
+def _svd_parts(ans, a, full_matrices, compute_uv, vectors=True):
+    """(u, s, vh) of the reduced decomposition, recomputed when the primitive did not return them.
+
+    ``vectors``: whether derivatives of U or Vh are needed (not for S alone).
+    """
     m, n = a.shape[-2:]
+    if full_matrices and m != n and compute_uv:
+        if vectors:
+            raise ValueError(
+                f"svd: no derivative of U and Vh with full_matrices=True for a non-square input "
+                f"(shape {tuple(a.shape)}): the extra singular vectors are not unique. Use "
+                "full_matrices=False (or compute_uv=False for the singular values alone)"
+            )
+        compute_uv = False
     if not compute_uv:
         return svd(a, full_matrices=False, compute_uv=True)
-    if full_matrices and m != n:
-        raise ValueError(
-            f"svd: no derivative of U and Vh with full_matrices=True for a non-square input "
-            f"(shape {tuple(a.shape)}): the extra singular vectors are not unique. Use "
-            "full_matrices=False (or compute_uv=False for the singular values alone)"
-        )
     return ans
 
 
@@ -124,11 +129,14 @@ def _svd_jvp(ts, ans, a, full_matrices, compute_uv):
 
 
 def _svd_vjp(g, ans, a, full_matrices, compute_uv):
-    u, s, vh = _svd_parts(ans, a, full_matrices, compute_uv)
     if compute_uv:
         gu, gs, gvh = g
     else:
-        (gs,), gu, gvh = g, Zero(u), Zero(vh)
+        (gs,), gu, gvh = g, None, None
+    vectors = (gu is not None and _not_zero(gu)) or (gvh is not None and _not_zero(gvh))
+    u, s, vh = _svd_parts(ans, a, full_matrices, compute_uv, vectors)
+    if not vectors:
+        gu, gvh = Zero(u), Zero(vh)
     v = T(vh)
     m, n = a.shape[-2:]
     s_row, s_col = expand_dims(s, -2), expand_dims(s, -1)
