@@ -16,7 +16,8 @@ from ._indexing import *  # noqa: F401,F403
 from ._products import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
-from . import linalg  # noqa: E402,F401  (fnp.linalg)
+from ._complex import *  # noqa: F401,F403
+from . import fft, linalg  # noqa: E402,F401  (fnp.fft, fnp.linalg)
 
 ndarray = Array
 

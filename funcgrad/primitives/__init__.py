@@ -1,3 +1,3 @@
 """Primitive families: one module each; impl, shape rule and derivative rules together."""
 
-from . import creation, elementwise, index, linalg, linalg_decomp, reduce, shape  # noqa: F401
+from . import complex, creation, elementwise, fft, index, linalg, linalg_decomp, reduce, shape  # noqa: F401
