@@ -16,6 +16,7 @@ import numpy as np
 from ..backend import _BACKEND_OF_TYPE as _BACKEND_TYPES
 from ..backend import NUMPY, XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from .complex import conj as _conj
 
 __all__ = [
     "ufunc_primitive", "add", "subtract", "multiply", "divide", "negative", "power", "sqrt",
@@ -188,7 +189,16 @@ defderiv(tanh_p, lambda ans, x: 1.0 - ans * ans, unsaved_args=(0,))
 tanh = tanh_p.bind
 
 absolute_p = ufunc_primitive("absolute")
-defderiv(absolute_p, lambda ans, x: sign(x), saves_out=False)  # 0 at 0, as PyTorch
+def _abs_deriv(ans, x):
+    """sign(x), 0 at 0 as PyTorch; complex x: conj(x) / |x| (the convention of primitives/complex.py)."""
+    if x.dtype.kind != "c":
+        return sign(x)
+    mag = absolute(x)  # (not ans: real inputs then need not keep the output)
+    zero = equal(mag, 0)
+    return where(zero, 0.0, _conj(x) / where(zero, 1.0, mag))
+
+
+defderiv(absolute_p, _abs_deriv, saves_out=False)
 absolute = absolute_p.bind
 
 square_p = ufunc_primitive("square")

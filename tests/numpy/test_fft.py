@@ -101,3 +101,22 @@ def test_irfft_round_trip_gradients(rng):
     x = rng.standard_normal((2, 6))
     check_grads(lambda x: fnp.fft.irfft(fnp.fft.rfft(x) * fnp.fft.rfft(x)), (x,), order=3)
     check_grads(lambda x: fnp.fft.irfftn(fnp.fft.rfftn(x, axes=(0, 1)), s=x.shape, axes=(0, 1)) * x, (x,), order=2)
+
+
+def test_abs_of_complex_values():
+    """|z| of complex z: gradient conj(z)/|z| under the convention, 0 at z == 0; any order."""
+    x = np.array([0.5, -1.0, 2.0, 0.25, 3.0])
+    assert np.allclose(fg.grad(lambda x: fnp.sum(fnp.abs(fnp.fft.fft(x)) ** 2))(x), 10 * x)
+    check_grads(lambda x: fnp.abs(fnp.fft.fft(x)) ** 2, (x,), order=3)
+    check_grads(lambda a, b: fnp.abs(a + 1j * b), (x, x[::-1].copy()), order=2)
+    ga, gb = fg.grad(lambda a, b: fnp.sum(fnp.abs(a + 1j * b)), argnums=(0, 1))(np.zeros(2), np.zeros(2))
+    assert np.array_equal(ga, [0.0, 0.0]) and np.array_equal(gb, [0.0, 0.0])
+
+
+def test_no_complex_warning_from_gradients():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", np.exceptions.ComplexWarning)
+        fg.grad(lambda x: fnp.sum(fnp.real(fnp.fft.fft(x))))(np.ones(4))
+        fg.jvp(lambda x: fnp.abs(fnp.fft.fft(x)), (np.ones(4),), (np.ones(4),))
