@@ -309,9 +309,18 @@ def _root(s, p):
     return where(zero, 0.0, r)
 
 
+def _abs2(x):
+    """|x|^2 elementwise (real for complex x)."""
+    if np.dtype(x.dtype).kind == "c":
+        from ._complex import conj, real  # noqa: PLC0415
+
+        return real(x * conj(x))
+    return x * x
+
+
 def _vector_norm(x, ord, axis, keepdims):
     if ord is None or ord == 2:
-        return _root(_sum(x * x, axis=axis, keepdims=keepdims), 2)
+        return _root(_sum(_abs2(x), axis=axis, keepdims=keepdims), 2)
     if isinstance(ord, str):
         raise ValueError(f"Invalid norm order '{ord}' for vectors")
     if ord == np.inf:
@@ -343,14 +352,14 @@ def _matrix_norm(x, ord, row, col, keepdims):
         r = row - 1 if row > col else row
         ret = _max(red, axis=r) if ord == np.inf else _min(red, axis=r)
     elif ord in (None, "fro", "f"):
-        ret = _root(_sum(x * x, axis=(row, col)), 2)
+        ret = _root(_sum(_abs2(x), axis=(row, col)), 2)
     else:
         raise ValueError(f"Invalid norm order {ord!r} for matrices")
     if keepdims:
         shape = list(x.shape)
         shape[row] = shape[col] = 1
         ret = reshape(ret, shape)
-    return ret if nd else ret
+    return ret
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
@@ -365,7 +374,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     nd = x.ndim
     if axis is None:
         if ord is None:
-            ret = _root(_sum(x * x), 2)
+            ret = _root(_sum(_abs2(x)), 2)
             return reshape(ret, (1,) * nd) if keepdims else ret
         if nd == 1:
             axis = (0,)

@@ -263,3 +263,15 @@ def test_lstsq_solution_gradient(rng):
     check_grads(lambda a, b: la.lstsq(a, b)[0], (a, b), order=2)
     g = fg.grad(lambda b: fnp.sum(la.lstsq(a, b)[0]))(b)
     assert np.allclose(g, np.linalg.pinv(a).T @ np.ones(3))
+
+
+def test_norm_of_complex_values():
+    z = np.array([1 + 2j, 3 - 1j, 0.5j])
+    for ord in (None, 2, 1, np.inf, 3):
+        got = la.norm(z, ord)
+        assert got.dtype == np.float64 and np.allclose(got, np.linalg.norm(z, ord))
+    a, b = np.array([1.0, 3.0, 0.0]), np.array([2.0, -1.0, 0.5])
+    check_grads(lambda a, b: la.norm(a + 1j * b), (a, b), order=2)
+    ga, gb = fg.grad(lambda a, b: la.norm(a + 1j * b), argnums=(0, 1))(a, b)
+    n = np.linalg.norm(a + 1j * b)
+    assert np.allclose(ga, a / n) and np.allclose(gb, b / n)
