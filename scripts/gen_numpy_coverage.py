@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import dis
 import functools
+import importlib
+import importlib.util
 import sys
 import types
 from pathlib import Path
@@ -75,18 +77,35 @@ def _prims_of(obj, seen=None):
 
 
 def _referenced(code, glb):
-    """Globals a code object loads, and attributes it reads from modules among them."""
+    """Globals a code object loads, attributes it reads from modules among them, and the
+    names it imports locally (``from .module import name`` inside a function)."""
     pending = None
+    consts = []
+    imported = None
     for ins in dis.get_instructions(code):
-        if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+        op = ins.opname
+        if op == "IMPORT_NAME":
+            level = consts[-2] if len(consts) >= 2 and isinstance(consts[-2], int) else 0
+            try:
+                name = importlib.util.resolve_name("." * level + ins.argval, glb.get("__package__"))
+                imported = importlib.import_module(name)
+            except (ImportError, ValueError):
+                imported = None
+        elif op == "IMPORT_FROM" and imported is not None:
+            value = getattr(imported, ins.argval, None)
+            if value is not None and not isinstance(value, types.ModuleType):
+                yield value
+        if op == "LOAD_CONST":
+            consts.append(ins.argval)
+        if op in ("LOAD_GLOBAL", "LOAD_NAME"):
             value = glb.get(ins.argval, None)
             pending = value if isinstance(value, types.ModuleType) else None
             if value is not None and pending is None:
                 yield value
-        elif ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and pending is not None:
+        elif op in ("LOAD_ATTR", "LOAD_METHOD") and pending is not None:
             value = getattr(pending, ins.argval, None)
             pending = value if isinstance(value, types.ModuleType) else None
-            if value is not None and pending is None and pending is not value:
+            if value is not None and pending is None:
                 yield value
         else:
             pending = None
