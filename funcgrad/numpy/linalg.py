@@ -24,13 +24,15 @@ from ._products import matmul
 from ._reductions import max as _max
 from ._reductions import min as _min
 from ._reductions import sum as _sum
-from ._shape import broadcast_to, expand_dims, moveaxis, reshape
+from ._products import outer as _outer
+from ._shape import broadcast_to, expand_dims, moveaxis, reshape, stack
 from ._util import as_array, normalize_axis, no_out
 
 __all__ = [
     "LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "qr", "svd", "svdvals", "eigh",
     "eigvalsh", "norm", "vector_norm", "matrix_norm", "pinv", "matrix_power", "lstsq",
-    "matrix_rank", "cond", "multi_dot", "matmul", "matrix_transpose",
+    "matrix_rank", "cond", "multi_dot", "matmul", "matrix_transpose", "outer", "vecdot", "cross",
+    "tensorinv", "tensorsolve",
 ]
 
 LinAlgError = np.linalg.LinAlgError
@@ -447,3 +449,67 @@ def cond(x, p=None):
         return s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
     _lp.check_stacked_square("cond", x.shape)
     return norm(x, p, axis=(-2, -1)) * norm(inv(x), p, axis=(-2, -1))
+
+
+# --- products and tensor equations --------------------------------------------------------
+
+def outer(x1, x2, /):
+    """numpy.linalg.outer: 1-d inputs only (unlike numpy.outer)."""
+    x1, x2 = as_array(x1), as_array(x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(f"outer: input arrays must be one-dimensional, got shapes {tuple(x1.shape)} and {tuple(x2.shape)}")
+    return _outer(x1, x2)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """numpy.linalg.vecdot: sum(conj(x1) * x2) over ``axis``, broadcasting the rest."""
+    x1, x2 = as_array(x1), as_array(x2)
+    if np.dtype(x1.dtype).kind == "c":
+        from ._complex import conj  # noqa: PLC0415
+
+        x1 = conj(x1)
+    prod = x1 * x2
+    if x1.shape[axis] != x2.shape[axis]:
+        raise ValueError(f"vecdot: shapes {tuple(x1.shape)} and {tuple(x2.shape)} differ along axis {axis}")
+    return _sum(prod, axis=axis)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """numpy.linalg.cross of 3-element vectors along ``axis``."""
+    x1, x2 = as_array(x1), as_array(x2)
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError(f"cross: both inputs must have 3 elements along axis {axis}, got shapes "
+                         f"{tuple(x1.shape)} and {tuple(x2.shape)}")
+    a = moveaxis(x1, axis, -1)
+    b = moveaxis(x2, axis, -1)
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    out = stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    return moveaxis(out, -1, axis)
+
+
+def tensorinv(a, ind=2):
+    """numpy.linalg.tensorinv: the inverse of a reshaped to a square matrix."""
+    a = as_array(a)
+    if ind <= 0:
+        raise ValueError(f"tensorinv: invalid ind argument {ind!r} (must be positive)")
+    old = tuple(a.shape)
+    rows = int(np.prod(old[:ind], dtype=np.int64))
+    inv_a = inv(reshape(a, (rows, int(np.prod(old[ind:], dtype=np.int64)))))
+    return reshape(inv_a, old[ind:] + old[:ind])
+
+
+def tensorsolve(a, b, axes=None):
+    """numpy.linalg.tensorsolve: x with tensordot(a, x, x.ndim) == b."""
+    a, b = as_array(a), as_array(b)
+    if axes is not None:
+        axes = tuple(normalize_axis(ax, a.ndim, "axes") for ax in axes)
+        rest = [i for i in range(a.ndim) if i not in axes]
+        a = moveaxis(a, axes, tuple(range(len(rest), a.ndim)))
+    old = tuple(a.shape[b.ndim:])
+    n = int(np.prod(old, dtype=np.int64))
+    if int(np.prod(a.shape[:b.ndim], dtype=np.int64)) != n or b.size != n:
+        raise LinAlgError(f"tensorsolve: a of shape {tuple(a.shape)} and b of shape {tuple(b.shape)} do not "
+                          "give a square system (prod(a.shape[:b.ndim]) must equal prod(a.shape[b.ndim:]))")
+    x = solve(reshape(a, (n, n)), reshape(b, (n,)))
+    return reshape(x, old)

@@ -275,3 +275,26 @@ def test_norm_of_complex_values():
     ga, gb = fg.grad(lambda a, b: la.norm(a + 1j * b), argnums=(0, 1))(a, b)
     n = np.linalg.norm(a + 1j * b)
     assert np.allclose(ga, a / n) and np.allclose(gb, b / n)
+
+
+def test_products_and_tensor_equations(rng):
+    a, b = rng.standard_normal((4, 3)), rng.standard_normal((4, 3))
+    assert np.allclose(la.cross(a, b), np.linalg.cross(a, b))
+    assert np.allclose(la.cross(a.T, b.T, axis=0), np.linalg.cross(a.T, b.T, axis=0))
+    assert np.allclose(la.vecdot(a, b), np.linalg.vecdot(a, b))
+    assert np.allclose(la.outer(a[0], b[0]), np.linalg.outer(a[0], b[0]))
+    t = (np.eye(6) * 3 + rng.standard_normal((6, 6))).reshape(2, 3, 6)
+    rhs = rng.standard_normal((2, 3))
+    assert np.allclose(la.tensorsolve(t, rhs), np.linalg.tensorsolve(t, rhs))
+    t0 = np.moveaxis(t, 2, 0)
+    assert np.allclose(la.tensorsolve(t0, rhs, axes=(0,)), np.linalg.tensorsolve(t0, rhs, axes=(0,)))
+    t6 = t.reshape(6, 2, 3)
+    assert np.allclose(la.tensorinv(t6, ind=1), np.linalg.tensorinv(t6, ind=1))
+    check_grads(lambda a, b: la.cross(a, b), (a, b), order=2)
+    check_grads(lambda t, r: la.tensorsolve(t, r), (t, rhs), order=2)
+    with pytest.raises(ValueError, match=r"3 elements.*\(4, 2\)"):
+        la.cross(np.ones((4, 2)), np.ones((4, 2)))
+    with pytest.raises(ValueError, match="one-dimensional"):
+        la.outer(np.ones((2, 2)), np.ones(2))
+    with pytest.raises(LinAlgError, match="square system"):
+        la.tensorsolve(np.ones((2, 3, 4)), np.ones((2, 3)))
