@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core import Array, Tracer
-from ..primitives.conv import fold, unfold, window_out_sizes
+from ..primitives.conv import fold, unfold
 from ..primitives.linalg import matmul
 from ..primitives.shape import reshape, swap_last_two, transpose
 
@@ -150,7 +150,18 @@ def _conv_transpose(x, weight, bias, stride, padding, output_padding, groups, di
     cols = reshape(cols, (g, n) + spatial_in + (cog,) + kernel)
     perm = (1, 0, nd + 2) + tuple(range(2, nd + 2)) + tuple(range(nd + 3, 2 * nd + 3))
     cols = reshape(transpose(cols, perm), (n, co) + spatial_in + kernel)
-    y = fold(cols, spatial, kernel, stride, tuple((q, q) for q in pad), dilation)
+    # fold every window (lo padding cropped), then cut or zero-extend the far side to size
+    reach = tuple((i - 1) * st + d * (k - 1) + 1 - p
+                  for i, st, d, k, p in zip(spatial_in, stride, dilation, kernel, pad))
+    if any(r < 1 for r in reach):
+        raise ValueError(f"{fname}: padding {pad} is larger than the transposed convolution's extent")
+    y = fold(cols, reach, kernel, stride, tuple((q, 0) for q in pad), dilation)
+    for i, (r, s_out) in enumerate(zip(reach, spatial)):
+        if r > s_out:
+            y = y[(slice(None),) * (2 + i) + (slice(0, s_out),)]
+        elif r < s_out:
+            zshape = tuple(y.shape[:2 + i]) + (s_out - r,) + tuple(y.shape[3 + i:])
+            y = fnp.concatenate([y, fnp.zeros(zshape, y.dtype, device=y.device)], axis=2 + i)
     if bias is not None:
         y = y + reshape(bias, (co,) + (1,) * nd)
     return reshape(y, tuple(y.shape[1:])) if unbatched else y
