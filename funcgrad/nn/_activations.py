@@ -13,6 +13,7 @@ import numpy as np
 from .. import numpy as fnp
 from .. import random as _random
 from ..core import Array, Tracer
+from ..primitives.dense import dense
 from ..transforms import stop_gradient
 
 __all__ = [
@@ -34,7 +35,7 @@ def linear(input, weight, bias=None):
     if weight.ndim not in (1, 2) or input.shape[-1:] != weight.shape[-1:]:
         raise ValueError(f"linear: input {tuple(input.shape)} and weight {tuple(weight.shape)} do not match "
                          "(weight is (out_features, in_features); input's last axis is in_features)")
-    y = fnp.matmul(input, weight.T if weight.ndim == 2 else weight)
+    y = dense(input, weight) if weight.ndim == 2 and input.ndim >= 1 else fnp.matmul(input, weight)
     return y if bias is None else y + bias
 
 

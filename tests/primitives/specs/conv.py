@@ -70,7 +70,17 @@ def _conv_args(draw, nd, transposed=False):
 SPECS = [
     Spec("unfold", ("unfold",), lambda x, **kw: unfold(x, **kw) * 1.0, _unfold_args()),
     Spec("fold", ("fold",), lambda c, **kw: fold(c, **kw), _fold_args()),
-    Spec("conv1d", ("unfold", "matmul"), F.conv1d, _conv_args(1)),
-    Spec("conv2d", ("unfold", "matmul"), F.conv2d, _conv_args(2)),
+    Spec("conv1d", ("unfold",), F.conv1d, _conv_args(1)),
+    Spec("conv2d", ("unfold",), F.conv2d, _conv_args(2)),
     Spec("conv_transpose2d", ("fold", "matmul"), F.conv_transpose2d, _conv_args(2, transposed=True)),
 ]
+
+
+@st.composite
+def _dense_args(draw):
+    lead = draw(st.sampled_from([(), (3,), (2, 2), (0,)]))
+    k, o = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    return (draw(floats_of(lead + (k,))), draw(floats_of((o, k)))), {}
+
+
+SPECS.append(Spec("dense", ("dense",), lambda x, w: F.linear(x, w), _dense_args()))
