@@ -3,9 +3,11 @@ x.clip(), x.round(), x.conj(), ``//``, ``%``, ``divmod`` ...), attached at impor
 
 from __future__ import annotations
 
+from ..primitives import rounding as _rd
+from . import _math as _m
 from . import _reductions as _r
 from . import _statistics as _s
-from ._array_methods import attach
+from ._array_methods import _binop, attach
 
 
 def _cumulative(fn):
@@ -20,6 +22,16 @@ _METHODS = {
     "any": lambda self, axis=None, out=None, keepdims=False, **kw: _r.any(self, axis, out, keepdims, **kw),
     "cumsum": _cumulative(_r.cumsum),
     "cumprod": _cumulative(_r.cumprod),
+    "clip": lambda self, min=None, max=None, out=None, **kw: _m.clip(self, min, max, out, **kw),
+    "round": lambda self, decimals=0, out=None: _m.round(self, decimals, out),
+    "conj": lambda self: _m.conj(self),
+    "conjugate": lambda self: _m.conj(self),
+    "real": property(lambda self: _m.real(self)),
+    "imag": property(lambda self: _m.imag(self)),
+    "__floordiv__": _binop(_rd.floor_divide), "__rfloordiv__": _binop(_rd.floor_divide, True),
+    "__mod__": _binop(_rd.remainder), "__rmod__": _binop(_rd.remainder, True),
+    "__divmod__": lambda self, other: _m.divmod(self, other),
+    "__rdivmod__": lambda self, other: _m.divmod(other, self),
 }
 
 attach(methods=_METHODS)
