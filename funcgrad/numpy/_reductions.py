@@ -12,7 +12,7 @@ from ..primitives import reduce_cumulative as _cum
 from ..primitives import reduce_stats as _rs
 from ..primitives.reduce import reduce_sum
 from ._elementwise import astype, divide, maximum, minimum
-from ._util import AxisError, as_array, no_out, normalize_axis, normalize_axes
+from ._util import as_array, no_out, normalize_axis, normalize_axes
 
 __all__ = [
     "sum", "prod", "mean", "max", "min", "amax", "amin", "ptp", "argmax", "argmin", "cumsum",
@@ -33,10 +33,16 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     if dtype is not None:
         a = astype(a, dtype)
     axes = normalize_axes(axis, a.ndim)
-    res = reduce_sum(a, axes, keepdims) if axes or keepdims else a
+    res = reduce_sum(a, axes, keepdims) if axes or keepdims else _accumulate_dtype(a, np.add)
     if initial is not None:
         res = res + initial
     return res
+
+
+def _accumulate_dtype(a, ufunc):
+    """``a`` cast as a reduction over no axes would cast it (small ints and bool -> int64)."""
+    dt = ufunc.reduce(np.zeros(1, a.dtype)).dtype
+    return a if dt == a.dtype else astype(a, dt)
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
@@ -125,7 +131,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
     if dtype is not None:
         a = astype(a, dtype)
     axes = normalize_axes(axis, a.ndim)
-    res = _rs.reduce_prod(a, axes, keepdims) if axes or keepdims else a
+    res = _rs.reduce_prod(a, axes, keepdims) if axes or keepdims else _accumulate_dtype(a, np.multiply)
     if initial is not None:
         res = res * initial
     return res
@@ -139,12 +145,10 @@ def ptp(a, axis=None, out=None, keepdims=False):
 def _cumulative(name, prim_fn, a, axis, dtype, out):
     no_out(out, name)
     a = as_array(a)
-    if axis is None:
+    if axis is None or a.ndim == 0:  # numpy treats a 0-d input as 1-d here
         from ._shape import ravel  # noqa: PLC0415
 
-        a, axis = ravel(a), 0
-    elif a.ndim == 0:
-        raise AxisError(axis, 0)
+        a, axis = ravel(a), 0 if axis is None else axis
     if dtype is not None:
         a = astype(a, dtype)
     return prim_fn(a, normalize_axis(axis, a.ndim))

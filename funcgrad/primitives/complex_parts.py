@@ -14,7 +14,7 @@ import numpy as np
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
 from .creation import zeros_like
-from .elementwise import _aval_dtype, ufunc_primitive
+from .elementwise import _aval_dtype, check_real, ufunc_primitive
 
 __all__ = ["real", "imag", "conj", "angle"]
 
@@ -22,15 +22,6 @@ __all__ = ["real", "imag", "conj", "angle"]
 def _real_dtype(dtype):
     dtype = np.dtype(dtype)
     return np.dtype(dtype.type(0).real.dtype) if dtype.kind == "c" else dtype
-
-
-def _check_real(x, name):
-    if np.dtype(x.dtype).kind == "c":
-        raise TypeError(
-            f"{name}: differentiating through complex values is not supported (funcgrad "
-            f"differentiates real functions of real inputs); got a {x.dtype} argument. Write the "
-            "computation with the real and imaginary parts as separate real arrays."
-        )
 
 
 def _part(name, fn, identity, floating=False):
@@ -42,7 +33,7 @@ def _part(name, fn, identity, floating=False):
     prim = Primitive(name, lambda x: fn(XP_OF_TYPE.get(type(x), np), x), abstract)
 
     def rule(g, ans, x):
-        _check_real(x, name)
+        check_real(x, name)
         return g if identity else zeros_like(g)
 
     prim.defvjp(rule, saves_out=False).defjvp(rule)
@@ -58,7 +49,7 @@ conj_p = ufunc_primitive("conjugate")
 
 
 def _conj_rule(g, ans, x):
-    _check_real(x, "conjugate")
+    check_real(x, "conjugate")
     return g
 
 

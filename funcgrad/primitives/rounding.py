@@ -15,7 +15,7 @@ import numpy as np
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
 from .creation import zeros_like
-from .elementwise import equal, greater, isnan, less, logical_or, ufunc_primitive, where
+from .elementwise import _aval_dtype, equal, greater, isnan, less, logical_or, ufunc_primitive, where
 
 __all__ = [
     "floor", "ceil", "rint", "trunc", "round", "floor_divide", "remainder", "fmod", "heaviside",
@@ -36,7 +36,7 @@ def _round_impl(x, decimals):
 
 
 round_p = Primitive("round", _round_impl,
-                    lambda x, decimals: ShapedArray(getattr(x, "shape", ()), x.dtype), zero_derivative=True)
+                    lambda x, decimals: ShapedArray(getattr(x, "shape", ()), _aval_dtype(x)), zero_derivative=True)
 
 
 def round(x, decimals=0):  # noqa: A001  (numpy's name)

@@ -126,6 +126,13 @@ def test_complex_parts():
         fg.grad(lambda v: fnp.real(fnp.exp(1j * v)))(1.0)
     with pytest.raises(TypeError, match="complex"):
         fg.jvp(lambda v: fnp.imag(v * 1j), (1.0,), (1.0,))
+    # every way back from complex to real refuses, instead of a silently wrong gradient
+    with pytest.raises(TypeError, match="complex"):
+        fg.grad(lambda v: fnp.abs(fnp.exp(1j * v)))(1.0)
+    with pytest.raises(TypeError, match="complex"), pytest.warns(np.exceptions.ComplexWarning):
+        fg.grad(lambda v: fnp.astype(v * 1j, float))(1.0)
+    with pytest.raises(TypeError, match="complex"):
+        fg.grad(lambda v: fnp.angle(v * 1j))(1.0)
 
 
 def test_float_power_promotes_to_float64():
