@@ -15,7 +15,7 @@ from .core import (
     Array, EscapedTracerError, MissingRuleError, Primitive, ShapedArray, Tracer, set_default_device,
 )
 from .primitives.transfer import device_put_p as _device_put_p
-from .transforms import grad, jvp, stop_gradient, value_and_grad, vjp
+from .transforms import grad, jvp, stop_gradient, value_and_grad, vjp, vmap
 
 __version__ = "0.1.0"
 
@@ -23,7 +23,7 @@ __all__ = [
     "Array", "Device", "DeviceMismatchError", "EscapedTracerError", "MissingRuleError",
     "Primitive", "ShapedArray", "Tracer", "asarray", "cuda_available", "default_device",
     "device_put", "devices", "grad", "jvp", "numpy", "set_default_device", "stop_gradient",
-    "tree", "value_and_grad", "vjp",
+    "tree", "value_and_grad", "vjp", "vmap",
 ]
 
 

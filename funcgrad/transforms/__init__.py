@@ -1,5 +1,6 @@
-"""Transformations: grad, value_and_grad, vjp, jvp, stop_gradient (more in later modules)."""
+"""Transformations: grad, value_and_grad, vjp, jvp, vmap, stop_gradient (more in later modules)."""
 
 from .api import grad, jvp, stop_gradient, value_and_grad, vjp
+from .batching import vmap
 
-__all__ = ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient"]
+__all__ = ["grad", "value_and_grad", "vjp", "jvp", "vmap", "stop_gradient"]
