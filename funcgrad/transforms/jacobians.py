@@ -154,7 +154,10 @@ def jacfwd(fun, argnums=0, has_aux=False):
             blocks = [[full_like(x, 0, shape=tuple(x.shape) + tuple(i.shape), dtype=x.dtype) for i in in_leaves]
                       for x in out_leaves]
         else:
-            y, tangents, aux = vmap(push, out_axes=(None, -1, None))(*basis)
+            # the primal output and aux are the same for every basis vector, but a custom rule or
+            # checkpoint under vmap may return them batched: take the first example
+            y, tangents, aux = vmap(push, out_axes=(0, -1, 0))(*basis)
+            y, aux = (tree.tree_map(lambda v: getitem(v, (0,)), t) for t in (y, aux))
             out_leaves, out_tree = tree.tree_flatten(y)
             t_leaves = tree.tree_leaves(tangents)  # per output leaf: out.shape + (total_in,)
             per_out = [_split_columns(t, in_leaves, tuple(o.shape), False) for t, o in zip(t_leaves, out_leaves)]
