@@ -16,17 +16,18 @@ from .core import (
 )
 from .primitives.transfer import device_put_p as _device_put_p
 from .transforms import (
-    checkpoint, custom_jvp, custom_vjp, grad, hessian, jacfwd, jacobian, jacrev, jvp, remat, stop_gradient,
-    value_and_grad, vjp, vmap,
+    checkpoint, custom_jvp, custom_vjp, grad, hessian, jacfwd, jacobian, jacrev, jvp, linearize, make_graph,
+    remat, stop_gradient, value_and_grad, vjp, vmap,
 )
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Array", "checkpoint", "custom_jvp", "custom_vjp", "remat", "Device", "DeviceMismatchError", "EscapedTracerError", "MissingRuleError",
-    "Primitive", "ShapedArray", "Tracer", "asarray", "cuda_available", "default_device",
-    "device_put", "devices", "grad", "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "numpy", "set_default_device", "stop_gradient",
-    "tree", "value_and_grad", "vjp", "vmap",
+    "Array", "Device", "DeviceMismatchError", "EscapedTracerError", "MissingRuleError",
+    "Primitive", "ShapedArray", "Tracer", "asarray", "checkpoint", "cuda_available", "custom_jvp",
+    "custom_vjp", "default_device", "device_put", "devices", "grad", "hessian", "jacfwd", "jacobian",
+    "jacrev", "jvp", "linearize", "make_graph", "numpy", "remat", "set_default_device",
+    "stop_gradient", "tree", "value_and_grad", "vjp", "vmap",
 ]
 
 
