@@ -33,7 +33,7 @@ def run(n_layers=N_LAYERS, width=WIDTH, batch=BATCH):
     rng = np.random.default_rng(0)
     ws = [fnp.asarray(rng.standard_normal((width, width)) / math.sqrt(width)) for _ in range(n_layers)]
     x = fnp.asarray(rng.standard_normal((batch, width)))
-    seg = max(1, int(round(math.sqrt(n_layers))))
+    seg = max(1, round(math.sqrt(n_layers)))
 
     def layers(ws, h):
         for w in ws:

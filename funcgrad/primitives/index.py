@@ -20,6 +20,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Array, Primitive, ShapedArray, Tracer
+from ._batching import gather_batch_rule, scatter_batch_rule
 from .creation import zeros_like
 from .elementwise import convert, divide, equal, multiply, not_equal, where
 
@@ -347,127 +348,9 @@ class IndexUpdateHelper:
         return _IndexUpdateRef(self.array, index)
 
 
-# --- batching (vmap) ----------------------------------------------------------------------------
-# Under vmap, x and the index arrays may each carry a batch axis.  Where numpy puts the
-# dimensions of advanced indices (in place when adjacent, else first) is found by
-# indexing a zero-strided dummy with a marker-sized axis: exactly numpy's rule.
+# --- batching (vmap): batched x, index arrays and values (rules in _batching.py) -------------
 
-def _marker_position(x_shape, template, index_shapes, marker_on_x):
-    """Position of the marker axis in the result of indexing a dummy.
-
-    ``marker_on_x``: the marker is x's leading axis (indexed by a leading full slice);
-    otherwise it is a leading axis of every index array (the broadcast advanced block).
-    """
-    dims = list(x_shape) + [d for s in index_shapes for d in s]
-    m = max(dims + [1]) + 2
-    if marker_on_x:
-        x_shape, template = (m,) + tuple(x_shape), (slice(None),) + tuple(template)
-    else:
-        index_shapes = [(m,) + tuple(s) for s in index_shapes]
-    dummy = _dummy(ShapedArray(x_shape, np.int8))
-    idx = _rebuild(template, [np.zeros(s, np.intp) for s in index_shapes])
-    return dummy[idx].shape.index(m)
-
-
-def _batched_index_args(arrays, adims, rank, size=None):
-    """Batched index arrays -> batch axis first, padded to ``rank`` per-example dims."""
-    from ._batching import at_front, to_front, with_rank  # noqa: PLC0415
-
-    out = []
-    for a, d in zip(arrays, adims):
-        if d is None:
-            out.append(a if size is None else with_rank(at_front(a, None, size), rank))
-        else:
-            out.append(with_rank(to_front(a, d), rank))
-    return out
-
-
-def _per_example_shapes(arrays, adims):
-    return [tuple(a.shape)[:d] + tuple(a.shape)[d + 1:] if d is not None else tuple(a.shape)
-            for a, d in zip(arrays, adims)]
-
-
-def _iota(size, like, rank):
-    """Batch positions 0..size-1 as an index array of shape (size, 1, ..., 1) on like's device."""
-    from ..backend import put_buffer  # noqa: PLC0415
-
-    host = np.arange(size, dtype=np.intp).reshape((size,) + (1,) * rank)
-    return Array._from_buffer(put_buffer(host, like.device))
-
-
-def _gather_plan(x, dx, arrays, adims, template):
-    """-> (x', arrays', template', layout): the batched gather; layout says how to fix its result."""
-    from ._batching import at_front, batch_size  # noqa: PLC0415
-
-    n = batch_size([x, *arrays], [dx, *adims])
-    ex_shapes = _per_example_shapes(arrays, adims)
-    x_shape = tuple(x.shape)[:dx] + tuple(x.shape)[dx + 1:] if dx is not None else tuple(x.shape)
-    rank = len(np.broadcast_shapes(*ex_shapes)) if ex_shapes else 0
-    if all(d is None for d in adims):  # a batch of x, the same index: a leading full slice
-        return at_front(x, dx, n), list(arrays), (slice(None),) + tuple(template), \
-            ("x", _marker_position(x_shape, template, ex_shapes, True))
-    p = _marker_position(x_shape, template, ex_shapes, False)  # where the index block lands per example
-    if dx is None:  # one x, a batch of indices: the batch axis joins the advanced block
-        return x, _batched_index_args(arrays, adims, rank), tuple(template), ("x", p)
-    # both batched: index the batch axis with 0..n-1 too; the advanced block (n, S) comes first
-    iota = _iota(n, x, rank)
-    new_template = (_Slot(len(arrays)),) + tuple(template)
-    return at_front(x, dx, n), _batched_index_args(arrays, adims, rank, n) + [iota], new_template, \
-        ("block", p, rank)
-
-
-def _getitem_batch(args, dims, template):
-    x, arrays = args[0], list(args[1:])
-    xb, arrs, tmpl, layout = _gather_plan(x, dims[0], arrays, list(dims[1:]), template)
-    out = getitem_p.bind(xb, *arrs, template=tmpl)
-    if layout[0] == "x":
-        return out, layout[1]
-    _, p, s = layout
-    if p == 0:
-        return out, 0
-    from .shape import transpose  # noqa: PLC0415
-
-    nd = out.ndim
-    perm = [0] + [1 + s + i for i in range(p)] + [1 + i for i in range(s)] + list(range(1 + s + p, nd))
-    return transpose(out, perm), 0
-
-
-getitem_p.batch = _getitem_batch
-
-
-def _scatter_batch_rule(prim):
-    def rule(args, dims, template):
-        from ._batching import at_front, batch_size, moveaxis, to_front, with_rank  # noqa: PLC0415
-        from .shape import reshape, transpose  # noqa: PLC0415
-
-        x, v, arrays = args[0], args[1], list(args[2:])
-        dx, dv, adims = dims[0], dims[1], list(dims[2:])
-        n = batch_size(args, dims)
-        x_ex = tuple(x.shape)[:dx] + tuple(x.shape)[dx + 1:] if dx is not None else tuple(x.shape)
-        ex_shapes = _per_example_shapes(arrays, adims)
-        region = _dummy(ShapedArray(x_ex, np.int8))[_rebuild(template, [np.zeros(s, np.intp) for s in ex_shapes])].shape
-        if dx is None and all(d is None for d in adims):
-            xb, arrs, tmpl = at_front(x, None, n), list(arrays), (slice(None),) + tuple(template)
-        else:
-            xb, arrs, tmpl, _ = _gather_plan(at_front(x, dx, n), 0, arrays, adims, template)
-        if isinstance(v, (int, float, complex, bool)):
-            return prim.bind(xb, v, *arrs, template=tmpl), 0
-        # values: batch axis first (size 1 if unbatched), per-example dims as the region's
-        vb = to_front(v, dv) if dv is not None else reshape(v, (1,) + tuple(v.shape))
-        vb = with_rank(vb, len(region))
-        if all(d is None for d in adims):
-            vb = moveaxis(vb, 0, _marker_position(x_ex, template, ex_shapes, True))
-        else:
-            p = _marker_position(x_ex, template, ex_shapes, False)
-            s = len(np.broadcast_shapes(*ex_shapes))
-            if p:  # the region is (n, S, rest...) here; per example it is (rest[:p], S, rest[p:])
-                vb = transpose(vb, [0] + [1 + p + i for i in range(s)] + [1 + i for i in range(p)]
-                               + list(range(1 + p + s, vb.ndim)))
-        return prim.bind(xb, vb, *arrs, template=tmpl), 0
-
-    return rule
-
-
+getitem_p.batch = gather_batch_rule
 for _p in _SCATTERS.values():
-    _p.batch = _scatter_batch_rule(_p)
+    _p.batch = scatter_batch_rule(_p)
 del _p

@@ -306,3 +306,26 @@ def _place_outputs(trace, out, out_axes):
             val = moveaxis(val, d, ax)
         res.append(val)
     return tree.tree_unflatten(treedef, res)
+
+
+# --- the documented fallback list -------------------------------------------------------------
+
+_DOCS_MARK = "<!-- fallback-list -->"
+
+
+def fallback_list_markdown():
+    names = primitives_without_batch_rule()
+    if not names:
+        return "Every registered primitive has a batching rule; none uses the fallback.\n"
+    return "".join(f"- `{n}`\n" for n in names)
+
+
+def update_fallback_docs(path="docs/transformations.md"):
+    """Rewrite the block between the two fallback-list markers of docs/transformations.md."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    head, _, rest = text.partition(_DOCS_MARK)
+    _, _, tail = rest.partition(_DOCS_MARK)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"{head}{_DOCS_MARK}\n{fallback_list_markdown()}{_DOCS_MARK}{tail}")
+

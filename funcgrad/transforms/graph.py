@@ -256,7 +256,7 @@ def make_graph(fun):
         tracers = []
         wrapped = []
         for x in leaves:
-            if isinstance(x, (Array, Tracer)) or isinstance(x, np.ndarray):
+            if isinstance(x, (Array, Tracer, np.ndarray)):
                 t = trace.new_tracer(x if isinstance(x, (Array, Tracer)) else asarray(x))
                 tracers.append(t)
                 wrapped.append(t)

@@ -18,7 +18,7 @@ from ..core import Array, Tracer, asarray
 from ..primitives.creation import full_like
 from ..primitives.index import getitem
 from ..primitives.shape import reshape
-from .api import _normalize_argnums, _split_aux, jvp, vjp
+from .api import _normalize_argnums, jvp, vjp
 from .batching import vmap
 
 __all__ = ["jacrev", "jacfwd", "jacobian", "hessian"]
@@ -36,16 +36,9 @@ def _basis(leaves, like):
     out, start = [], 0
     for x, n in zip(leaves, sizes):
         block = eye[:, start:start + n].reshape((total,) + tuple(x.shape)).astype(x.dtype)
-        out.append(asarray(block, device=_device(like)))
+        out.append(asarray(block, device=like.device))
         start += n
     return out, total
-
-
-def _device(x):
-    try:
-        return x.device
-    except Exception:
-        return None
 
 
 def _split_columns(flat, leaves, lead_shape, axis_first):

@@ -82,5 +82,5 @@ def test_docs_list_the_fallback_primitives():
     expected = {n for n in primitives_without_batch_rule() if n in BUILTIN_PRIMITIVES}
     assert listed == expected, (
         f"docs/transformations.md lists {sorted(listed)} but the registry's primitives without a "
-        f"batching rule are {sorted(expected)} (regenerate with python -m funcgrad.transforms.batching)"
+        f"batching rule are {sorted(expected)} (regenerate with python -m funcgrad.transforms --update-docs)"
     )

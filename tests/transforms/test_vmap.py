@@ -220,3 +220,15 @@ def test_jvp_of_vmap_and_vmap_of_jvp(rng):
     a = fg.jvp(fg.vmap(f), (x,), (t,))[1]
     b = fg.vmap(lambda xi, ti: fg.jvp(f, (xi,), (ti,))[1])(x, t)
     np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12)
+
+
+def test_fallback_list_is_generated_from_the_registry(tmp_path):
+    from funcgrad.transforms.batching import fallback_list_markdown, update_fallback_docs
+
+    assert "- `test_vmap_outer`" in fallback_list_markdown()
+    doc = tmp_path / "t.md"
+    doc.write_text("before\n<!-- fallback-list -->\nold\n<!-- fallback-list -->\nafter\n")
+    update_fallback_docs(str(doc))
+    text = doc.read_text()
+    assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
+    assert "- `test_vmap_outer`" in text
