@@ -13,9 +13,12 @@ from . import _array_methods  # noqa: F401  (attaches Array's operators and meth
 from ._creation import *  # noqa: F401,F403
 from ._elementwise import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
+from ._joining import *  # noqa: F401,F403
 from ._products import *  # noqa: F401,F403
+from ._rearranging import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
+from ._sorting import *  # noqa: F401,F403
 
 ndarray = Array
 
