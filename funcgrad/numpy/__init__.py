@@ -18,6 +18,7 @@ from ._products import *  # noqa: F401,F403
 from ._rearranging import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
+from . import _shape_methods  # noqa: F401  (attaches argsort, take, repeat, diagonal, ...)
 from ._sorting import *  # noqa: F401,F403
 
 ndarray = Array
