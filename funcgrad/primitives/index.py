@@ -198,12 +198,36 @@ def _getitem_abstract(x, *arrays, template):
 
 
 def _getitem_vjp(g, ans, x, *arrays, template):
-    return scatter_add(zeros_like(g, shape=x.shape, dtype=x.dtype), g, arrays, template)
+    return getitem_transpose_p.bind(g, *arrays, template=template, shape=tuple(x.shape), dtype=x.dtype)
 
 
 getitem_p = Primitive("getitem", _getitem_impl, _getitem_abstract)
 getitem_p.defvjp(_getitem_vjp, unsaved_args=(0,), saves_out=False)
 getitem_p.defjvp(lambda t, ans, x, *arrays, template: getitem_p.bind(t, *arrays, template=template))
+
+
+# --- the transpose of a gather: scatter-add into fresh zeros ---------------------------------
+# (scatter_add(zeros, g) would fill and then copy a zeros array: this allocates it once)
+
+def _getitem_transpose_impl(g, *arrays, template, shape, dtype):
+    xp = _xp(g, *arrays)
+    out = xp.zeros(shape, dtype=dtype)
+    idx = _rebuild(template, arrays)
+    if arrays:
+        xp.add.at(out, idx, g)  # repeated indices accumulate
+    else:
+        out[idx] = g  # basic indexing never repeats a position
+    return out
+
+
+getitem_transpose_p = Primitive(
+    "getitem_transpose", _getitem_transpose_impl,
+    lambda g, *arrays, template, shape, dtype: ShapedArray(shape, dtype),
+)
+getitem_transpose_p.defvjp(lambda ct, ans, g, *arrays, template, shape, dtype: _gather(ct, arrays, template),
+                           unsaved_args=(0,), saves_out=False)
+getitem_transpose_p.defjvp(lambda t, ans, g, *arrays, template, shape, dtype: getitem_transpose_p.bind(
+    t, *arrays, template=template, shape=shape, dtype=dtype))
 
 
 def getitem(x, idx):
