@@ -92,7 +92,7 @@ def _pieces(a, bounds, axis):
 def _split(ary, indices_or_sections, axis, equal):
     a = as_array(ary)
     if a.ndim == 0:
-        raise ValueError("array split does not work on 0-d arrays")  # numpy raises too (AxisError)
+        raise np.exceptions.AxisError(axis, 0, "split")  # an IndexError and a ValueError
     axis = normalize_axis(axis, a.ndim)
     n = a.shape[axis]
     if isinstance(indices_or_sections, (int, np.integer)):
