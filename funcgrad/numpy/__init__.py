@@ -14,6 +14,7 @@ from ._creation import *  # noqa: F401,F403
 from ._elementwise import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
 from ._joining import *  # noqa: F401,F403
+from ._pad import *  # noqa: F401,F403
 from ._products import *  # noqa: F401,F403
 from ._rearranging import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403

@@ -1,10 +1,9 @@
-"""Rearranging elements: flip, fliplr, flipud, roll, rot90, tile, repeat, pad.
+"""Rearranging elements: flip, fliplr, flipud, roll, rot90, tile, repeat (pad: _pad.py).
 
 flip is a strided view; roll is one concatenate per rolled axis; tile and
 integer repeat are a broadcast view plus one reshape copy; per-element repeat
-and the non-constant pad modes are one gather whose indices numpy computes on
-the host (``np.repeat`` / ``np.pad`` of ``arange``), so their gradients
-scatter-add exactly, whatever the pad widths.
+is one gather whose indices numpy computes on the host (``np.repeat`` of
+``arange``), so its gradient scatter-adds exactly.
 """
 
 from __future__ import annotations
@@ -12,14 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import Tracer
-from ..primitives import creation as _cp
-from ..primitives import shape as _sp
 from ..primitives.index import getitem
-from ._indexing import const_like, take
+from ._indexing import take
 from ._shape import broadcast_to, concatenate, reshape, transpose
 from ._util import as_array, normalize_axes, normalize_axis
 
-__all__ = ["flip", "fliplr", "flipud", "roll", "rot90", "tile", "repeat", "pad"]
+__all__ = ["flip", "fliplr", "flipud", "roll", "rot90", "tile", "repeat"]
 
 
 def flip(m, axis=None):
@@ -128,81 +125,3 @@ def repeat(a, repeats, axis=None):
     if reps.ndim != 1 or reps.shape[0] != n:
         raise ValueError(f"operands could not be broadcast together with shape ({n},) ({reps.size},)")
     return take(a, np.repeat(np.arange(n), reps), axis=axis)
-
-
-# --- pad ------------------------------------------------------------------------------------
-
-def _as_pairs(x, ndim, what, integral=True):
-    arr = np.asarray(x)
-    if integral:
-        if arr.dtype.kind not in "iu" and arr.size:
-            raise TypeError(f"`{what}` must be of integral type.")
-        if np.any(arr < 0):
-            raise ValueError("index can't contain negative values")
-    try:
-        pairs = np.broadcast_to(arr, (ndim, 2))
-    except ValueError:
-        raise ValueError(f"operands could not be broadcast together with remapped shapes: {what} of shape "
-                         f"{arr.shape} for an array with {ndim} dimension(s) (expected ({ndim}, 2))") from None
-    return tuple((p[0].item(), p[1].item()) for p in pairs)
-
-
-_GATHER_MODES = ("edge", "reflect", "symmetric", "wrap")
-
-
-def pad(array, pad_width, mode="constant", **kwargs):
-    """numpy.pad (modes constant, empty, edge, reflect, symmetric, wrap; every pad_width form).
-
-    constant/empty: one ``pad`` primitive (its gradient slices the interior back out);
-    edge/reflect/symmetric/wrap: one gather whose indices are ``np.pad(arange(n))``.
-    """
-    a = as_array(array)
-    if isinstance(pad_width, dict):  # numpy >= 2.3: {axis: width}
-        widths = [(0, 0)] * a.ndim
-        for ax, w in pad_width.items():
-            widths[normalize_axis(ax, a.ndim)] = _as_pairs(w, 1, "pad_width")[0]
-        widths = tuple(widths)
-    else:
-        widths = _as_pairs(pad_width, a.ndim, "pad_width")
-    if not any(b or e for b, e in widths):
-        return a
-    if mode in ("constant", "empty"):
-        allowed = {"constant_values"} if mode == "constant" else set()
-        _check_kwargs(kwargs, allowed, mode)
-        cv = kwargs.get("constant_values", 0)
-        if isinstance(cv, Tracer):  # a traced fill value: x padded with 0, plus cv on the border
-            if cv.ndim != 0:
-                raise TypeError("pad: a traced constant_values must be a scalar")
-            border = _sp.pad(_cp.zeros_like(a), widths, 1)
-            return _sp.pad(a, widths, 0) + cv * border
-        cv_pairs = _as_pairs(cv, a.ndim, "constant_values", integral=False)
-        flat = {v for p in cv_pairs for v in p}
-        value = flat.pop() if len(flat) == 1 else cv_pairs
-        return _sp.pad(a, widths, value)
-    if mode not in _GATHER_MODES:
-        raise ValueError(
-            f"pad: mode {mode!r} is not supported; funcgrad supports 'constant', 'empty', "
-            f"{', '.join(repr(m) for m in _GATHER_MODES)}"
-        )
-    _check_kwargs(kwargs, {"reflect_type"} if mode in ("reflect", "symmetric") else set(), mode)
-    if kwargs.get("reflect_type", "even") != "even":
-        raise ValueError("pad: only reflect_type='even' is supported")
-    padded = [ax for ax, (b, e) in enumerate(widths) if b or e]
-    index = []
-    for ax, (b, e) in enumerate(widths):
-        n = a.shape[ax]
-        if (b or e) and n == 0:
-            raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
-        index.append(np.pad(np.arange(n), (b, e), mode=mode))
-    if not padded:
-        return a
-    if len(padded) == 1:
-        return take(a, index[padded[0]], axis=padded[0])
-    grid = np.ix_(*index)  # all axes advanced and adjacent: the result keeps their order
-    return getitem(a, tuple(const_like(g, a) for g in grid))
-
-
-def _check_kwargs(kwargs, allowed, mode):
-    extra = set(kwargs) - allowed
-    if extra:
-        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {sorted(extra)}")

@@ -52,7 +52,9 @@ def test_matches_numpy(name, args, kwargs):
     (lambda: fnp.pad(A, 1.5), TypeError, "integral"),
     (lambda: fnp.pad(A, ((1, 2, 3),)), ValueError, "broadcast"),
     (lambda: fnp.pad(np.ones((0, 2)), 1, mode="edge"), ValueError, "empty axis 0"),
-    (lambda: fnp.pad(A, 1, mode="median"), ValueError, "not supported"),
+    (lambda: fnp.pad(A, 1, mode="bogus"), ValueError, "not supported"),
+    (lambda: fnp.pad(A, 1, mode="mean", stat_length=0), ValueError, "stat_length of 0"),
+    (lambda: fnp.pad(A, 1, mode="reflect", reflect_type="weird"), ValueError, "reflect_type"),
     (lambda: fnp.pad(A, 1, mode="edge", constant_values=1), ValueError, "unsupported keyword"),
     (lambda: fnp.repeat(A, [1, 2], axis=0), ValueError, "broadcast"),
     (lambda: fnp.repeat(A, -1), ValueError, "negative"),
@@ -66,6 +68,21 @@ def test_matches_numpy(name, args, kwargs):
 def test_errors(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+PAD_CASES = [(mode, pw, kw) for mode, kws in [
+    ("maximum", [{}, {"stat_length": 2}]), ("minimum", [{"stat_length": ((1, 2), (3, 1))}]), ("mean", [{}, {"stat_length": 1}]),
+    ("median", [{}, {"stat_length": (2, 3)}]), ("linear_ramp", [{}, {"end_values": (1.5, -2)}]),
+    ("reflect", [{"reflect_type": "odd"}]), ("symmetric", [{"reflect_type": "odd"}]),
+] for kw in kws for pw in [1, (1, 2), ((7, 9), (11, 1))]]
+
+
+@pytest.mark.parametrize("mode, pw, kw", PAD_CASES)
+def test_pad_modes_match_numpy(mode, pw, kw):
+    for arr in (A ** 1.5, (np.arange(12).reshape(3, 4) * 7) % 5, A[:1]):
+        want = np.pad(arr, pw, mode=mode, **kw)
+        got = fnp.pad(arr, pw, mode=mode, **kw)
+        assert got.dtype == want.dtype and np.allclose(got, want)
 
 
 def test_gradients_of_rearrangements():

@@ -11,8 +11,11 @@ from ..spec import Spec, floats_of
 
 
 @st.composite
-def _pad_args(draw, modes):
+def _pad_args(draw, modes, distinct=False):
     x = draw(floats_of(fst.shapes(min_dims=1, min_side=1, max_side=3)))
+    if distinct:  # values at least 0.1 apart: max/min/median are smooth there
+        perm = np.asarray(draw(st.permutations(range(x.size))), dtype=np.float64)
+        x = ((perm - x.size / 2) * 0.3 + draw(floats_of((x.size,), -0.1, 0.1))).reshape(x.shape)
     form = draw(st.sampled_from(["int", "pair", "per_axis"]))
     w = st.integers(0, 4)
     if form == "int":
@@ -45,6 +48,10 @@ def _rearrange_args(draw):
     }
 
 
+_PAD_KW = {"reflect": {"reflect_type": "odd"}, "symmetric": {"reflect_type": "odd"},
+           "linear_ramp": {"end_values": (0.5, -1.0)}, "median": {"stat_length": 2}, "maximum": {"stat_length": (1, 3)}}
+
+
 def _rearrange(x, shift, axis, k, reps, counts):
     return [fnp.flip(x, axis), fnp.roll(x, shift, axis), fnp.rot90(x, k), fnp.tile(x, reps),
             fnp.repeat(x, counts, axis=0), fnp.repeat(x, 2, axis=axis)]
@@ -55,6 +62,9 @@ SPECS = [
          _pad_args(["constant"])),
     Spec("pad_gather_modes", ("getitem",), lambda x, pad_width, mode: fnp.pad(x, pad_width, mode),
          _pad_args(["edge", "reflect", "symmetric", "wrap"])),
+    Spec("pad_composed_modes", ("getitem",),
+         lambda x, pad_width, mode: fnp.pad(x, pad_width, mode, **_PAD_KW.get(mode, {})),
+         _pad_args(["maximum", "minimum", "mean", "median", "linear_ramp", "reflect", "symmetric"], distinct=True)),
     Spec("split", ("split",), lambda x, bounds, axis, pick: fnp.split(x, bounds, axis)[pick] * 2.0
          + fnp.sum(fnp.split(x, bounds, axis)[0]), _split_args()),
     Spec("split_all_pieces", ("split",), lambda x, bounds, axis, pick: fnp.array_split(x, len(bounds) + 1, axis),
