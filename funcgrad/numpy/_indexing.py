@@ -21,7 +21,7 @@ from ._util import as_array, no_out, normalize_axis
 
 __all__ = [
     "nonzero", "argwhere", "flatnonzero", "take", "take_along_axis", "choose", "select",
-    "diagonal", "diag", "diagflat", "trace", "tril", "triu", "tri", "put_along_axis",
+    "diagonal", "diag", "diagflat", "trace", "tril", "triu", "put_along_axis",
 ]
 
 
@@ -240,10 +240,6 @@ def diag(v, k=0):
 
 def diagflat(v, k=0):
     return diag(ravel(as_array(v)), k)
-
-
-def tri(N, M=None, k=0, dtype=float, *, like=None):
-    return Array(np.tri(N, M, k, dtype=dtype))
 
 
 def _triangle(m, k, lower):

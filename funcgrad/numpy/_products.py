@@ -54,11 +54,8 @@ def vdot(a, b, /):
     if a.shape != b.shape:
         raise ValueError(f"vdot: vectors have different lengths: {a.shape[0]} and {b.shape[0]}")
     if np.dtype(a.dtype).kind == "c":
-        from . import _elementwise  # noqa: PLC0415
+        from ._math import conj  # noqa: PLC0415
 
-        conj = getattr(_elementwise, "conjugate", None)
-        if conj is None:
-            raise TypeError("vdot of complex arrays needs funcgrad.numpy.conjugate, which is not available")
         a = conj(a)
     return _matmul(a, b)
 
