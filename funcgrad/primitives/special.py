@@ -115,11 +115,6 @@ def special_dtype(*avals):
     return np.dtype(np.float64)
 
 
-def _special_abstract(*avals, **params):
-    shapes = [a.shape for a in avals if isinstance(a, ShapedArray)]
-    return ShapedArray(np.broadcast_shapes(*shapes), special_dtype(*avals))
-
-
 def as_float(xp, x, dtype):
     """x as an array of ``dtype`` in namespace ``xp`` (for fallbacks)."""
     if type(x) in _WEAK:
@@ -127,31 +122,40 @@ def as_float(xp, x, dtype):
     return x if x.dtype == dtype else x.astype(dtype)
 
 
-def special_primitive(name, sp_name=None, *, fallback=None, abstract=None, **kwargs) -> Primitive:
+def special_primitive(name, sp_name=None, *, fallback=None, orders=(), abstract=None,
+                      **kwargs) -> Primitive:
     """A primitive computing ``<special namespace>.<sp_name>`` of its inputs' backend.
 
-    ``fallback(xp, *args, **params)`` (written with array-namespace ops, given
-    inputs cast to the result dtype) is used where the namespace is missing or
-    lacks the function; without one, such a call raises :func:`missing_error`.
+    ``orders``: positions of order arguments (``n`` of ``polygamma``, ``v`` of
+    ``iv``), which do not take part in the dtype rule.  ``fallback(xp, *args,
+    **params)`` (written with array-namespace ops, given the other inputs cast
+    to the result dtype) is used where the namespace is missing or lacks the
+    function; without one, such a call raises :func:`missing_error`.
     """
     sp_name = sp_name or name
-    abstract = abstract or _special_abstract
+
+    def dtype_of(args):
+        return special_dtype(*(a for i, a in enumerate(args) if i not in orders))
 
     def impl(*args, **params):
         xp = _namespace(args)
         ns = _SPECIAL[xp] if xp in _SPECIAL else special_namespace(xp)
         fn = getattr(ns, sp_name, None) if ns is not None else None
+        dt = dtype_of(args)
         if fn is not None:
             out = fn(*args, **params)
-            dt = special_dtype(*args)
             return out if out.dtype == dt else out.astype(dt)
         if fallback is None:
             raise missing_error(sp_name, xp)
-        dt = special_dtype(*args)
-        return fallback(xp, *(as_float(xp, a, dt) for a in args), **params)
+        return fallback(xp, *(a if i in orders else as_float(xp, a, dt) for i, a in enumerate(args)),
+                        **params)
+
+    def ufunc_abstract(*avals, **params):
+        shapes = [a.shape for a in avals if isinstance(a, ShapedArray)]
+        return ShapedArray(np.broadcast_shapes(*shapes), dtype_of(avals))
 
     impl.__name__ = f"{name}_impl"
-    return Primitive(name, impl, abstract, **kwargs)
+    return Primitive(name, impl, abstract or ufunc_abstract, **kwargs)
 
 
 # --- erf / erfc without scipy -----------------------------------------------------------
