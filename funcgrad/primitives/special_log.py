@@ -108,10 +108,13 @@ def _lse_unit_weight(ans, a, b, axes, keepdims):
     """exp(a - lse) (with the sign of the sum when b has negative entries): the softmax
     weights; 0 where undefined (an all -inf slice)."""
     kd = reduced_shape(a.shape, axes, True)
-    w = exp(a - reshape(ans, kd))
+    d = a - reshape(ans, kd)
+    # an all -inf slice gives -inf - -inf = nan: weight 0, through exp(-inf) so that the
+    # rule's own derivatives are 0 there too (a select after exp would pass nan * 0 back)
+    w = exp(where(isnan(d), -np.inf, d))
     if type(b) is not float:
         w = w * sign(reduce_sum(b * w, axes, keepdims=True))
-    return where(isnan(w), 0.0, w)
+    return w
 
 
 def _lse_vjp_a(g, ans, a, b, axes, keepdims):
