@@ -36,7 +36,7 @@ from .elementwise import defderiv, exp
 
 __all__ = [
     "special_namespace", "special_primitive", "special_dtype", "erf", "erfc", "erfinv",
-    "erfcinv", "erf_fallback", "erfc_fallback",
+    "erfcinv", "erf_fallback", "erfc_fallback", "ndtr", "log_ndtr", "log_ndtr_fallback",
 ]
 
 # xp -> its special-function namespace, or None if the backend has none (filled lazily;
@@ -169,6 +169,8 @@ def special_primitive(name, sp_name=None, *, fallback=None, orders=(), abstract=
 # does not cost relative accuracy at large x.
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_SQRT_HALF = math.sqrt(0.5)
+_LOG2 = math.log(2.0)
 _SERIES_TERMS = 60
 _CF_DEPTH = 100
 
@@ -188,12 +190,17 @@ def _exp_neg_square(xp, x):
     return xp.exp(-(xh * xh)) * xp.exp(-((x - xh) * (x + xh)))
 
 
-def _erfc_cont_frac(xp, x):
+def _cont_frac(x):
+    """The continued fraction f(x): erfc(x) = exp(-x^2) 2x / (sqrt(pi) f(x)), x >= 1."""
     t = 2.0 * x * x
     f = t + (4 * _CF_DEPTH + 1)
     for k in range(_CF_DEPTH - 1, -1, -1):
         f = t + (4 * k + 1) - ((2 * k + 1) * (2 * k + 2)) / f
-    return _exp_neg_square(xp, x) * (_TWO_OVER_SQRT_PI * x / f)
+    return f
+
+
+def _erfc_cont_frac(xp, x):
+    return _exp_neg_square(xp, x) * (_TWO_OVER_SQRT_PI * x / _cont_frac(x))
 
 
 def erf_fallback(xp, x):
@@ -211,6 +218,23 @@ def erfc_fallback(xp, x):
     large = _erfc_cont_frac(xp, xp.clip(a, 1.0, 30.0))
     pos = xp.where(a < 1.0, small, large)  # erfc(|x|)
     return xp.where(x < 0, 2.0 - pos, pos)
+
+
+def log_ndtr_fallback(xp, x):
+    """log of the standard normal cdf, accurate far into both tails (array-namespace ops)."""
+    with np.errstate(all="ignore"):  # inf - inf in branches that where() discards
+        return _log_ndtr(xp, x)
+
+
+def _log_ndtr(xp, x):
+    z = -x * _SQRT_HALF  # ndtr(x) = erfc(z) / 2
+    a = xp.maximum(z, 1.0)  # the left tail (z >= 1): log erfc in log space
+    xh = xp.round(a * 16.0) / 16.0
+    log_tail = -(xh * xh) - (a - xh) * (a + xh) + xp.log(_TWO_OVER_SQRT_PI * a / _cont_frac(a))
+    mid = xp.log(erfc_fallback(xp, xp.clip(z, -1.0, 1.0)))  # |z| < 1
+    right = xp.log1p(-0.5 * erfc_fallback(xp, xp.maximum(-z, 1.0)))  # z <= -1: ndtr near 1
+    out = xp.where(z >= 1.0, log_tail - _LOG2, xp.where(z > -1.0, mid - _LOG2, right))
+    return xp.where(xp.isnan(x), x, xp.where(x == -np.inf, -np.inf, out))
 
 
 # --- the error-function family ------------------------------------------------------------
@@ -238,3 +262,16 @@ erfinv = erfinv_p.bind
 erfcinv_p = special_primitive("erfcinv")
 defderiv(erfcinv_p, lambda ans, x: -_HALF_SQRT_PI * exp(ans * ans), safe=True, unsaved_args=(0,))
 erfcinv = erfcinv_p.bind
+
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+
+
+def ndtr(x):
+    """The standard normal cdf, erfc(-x / sqrt(2)) / 2 (exact composition, no new rule)."""
+    return 0.5 * erfc(-x * _SQRT_HALF)
+
+
+# log_ndtr' = pdf / cdf = exp(-x^2/2 - log_ndtr(x)) / sqrt(2 pi): finite in both tails
+log_ndtr_p = special_primitive("log_ndtr", fallback=log_ndtr_fallback)
+defderiv(log_ndtr_p, lambda ans, x: _INV_SQRT_2PI * exp(-0.5 * (x * x) - ans))
+log_ndtr = log_ndtr_p.bind

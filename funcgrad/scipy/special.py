@@ -29,7 +29,7 @@ from ..primitives import special_log as _sl
 from ..transforms.api import stop_gradient
 
 __all__ = [
-    "erf", "erfc", "erfinv", "erfcinv", "gamma", "gammaln", "digamma", "psi", "polygamma",
+    "erf", "erfc", "erfinv", "erfcinv", "ndtr", "log_ndtr", "gamma", "gammaln", "digamma", "psi", "polygamma",
     "multigammaln", "beta", "betaln", "betainc", "gammainc", "gammaincc", "expit", "logit",
     "log_expit", "logsumexp", "softmax", "log_softmax", "xlogy", "xlog1py", "entr",
     "rel_entr", "i0", "i1", "i0e", "i1e", "iv", "ive", "jv", "jn", "j0", "j1", "y0", "y1", "yn",
@@ -50,6 +50,12 @@ erf = _ufunc(_sp.erf, "erf", "the error function; works without scipy (d/dx = 2/
 erfc = _ufunc(_sp.erfc, "erfc", "1 - erf(x), accurate for large x; works without scipy.")
 erfinv = _ufunc(_sp.erfinv, "erfinv", "inverse of erf on (-1, 1) (d/dx = sqrt(pi)/2 exp(erfinv(x)^2)).")
 erfcinv = _ufunc(_sp.erfcinv, "erfcinv", "inverse of erfc on (0, 2).")
+log_ndtr = _ufunc(_sp.log_ndtr, "log_ndtr", "log of the standard normal cdf, accurate in both tails; works without scipy.")
+
+
+def ndtr(x):
+    """scipy.special.ndtr: the standard normal cdf, erfc(-x / sqrt(2)) / 2; works without scipy."""
+    return _sp.ndtr(as_array(x) if not isinstance(x, (int, float)) else float(x))
 
 gamma = _ufunc(_sg.gamma, "gamma", "the gamma function (d/dx = gamma(x) digamma(x)).")
 gammaln = _ufunc(_sg.gammaln, "gammaln", "log|gamma(x)| (d/dx = digamma(x)).")

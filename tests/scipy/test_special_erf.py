@@ -94,3 +94,23 @@ def test_erfinv_near_plus_minus_one():
     np.testing.assert_allclose(np.asarray(g), want, rtol=1e-6)
     g1 = fg.grad(lambda v: fnp.sum(fnp.where(v < 1, fsp.erfinv(v), 0.0)))(fnp.asarray([0.5, 1.0]))
     assert np.isfinite(np.asarray(g1)).all() and np.asarray(g1)[1] == 0.0
+
+
+def test_log_ndtr_fallback_against_scipy():
+    scipy_special = pytest.importorskip("scipy.special")
+    x = np.concatenate([-np.geomspace(1e5, 1e-3, 300), np.linspace(-40, 40, 4001), [-1e300, np.inf, -np.inf, np.nan]])
+    got = sp_prims.log_ndtr_fallback(np, x)
+    want = scipy_special.log_ndtr(x)
+    ok = np.abs(want) > 1e-300
+    # (x / sqrt(2) rounds: ~x^2 eps relative error in the far tails, as any double-precision impl)
+    np.testing.assert_allclose(got[ok], want[ok], rtol=1e-13)
+    np.testing.assert_allclose(got[~ok], want[~ok], rtol=1e-12, atol=1e-305)
+
+
+def test_log_ndtr_tails_without_scipy(no_scipy):
+    x = fnp.asarray([-1e4, -40.0, 0.0, 10.0])
+    v = np.asarray(fsp.log_ndtr(x))
+    assert np.isfinite(v).all() and v[0] < -4e7 and v[2] == pytest.approx(-math.log(2))
+    g = np.asarray(fg.grad(lambda u: fnp.sum(fsp.log_ndtr(u)))(x))
+    np.testing.assert_allclose(g[:2], [1e4, 40.0], rtol=1e-6)  # the Mills ratio ~ -x
+    assert 0 < g[3] < 1e-20

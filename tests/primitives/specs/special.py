@@ -23,6 +23,7 @@ SPECS = [
     Spec("erfc", ("erfc",), fsp.erfc, unary(-3.0, 3.0)),
     Spec("erfinv", ("erfinv",), fsp.erfinv, unary(-0.9, 0.9)),
     Spec("erfcinv", ("erfcinv",), fsp.erfcinv, unary(0.1, 1.9)),
+    Spec("log_ndtr", ("log_ndtr",), fsp.log_ndtr, unary(-30.0, 8.0)),
     Spec("gamma", ("gamma",), fsp.gamma, unary(0.3, 4.0)),
     Spec("gammaln", ("gammaln",), fsp.gammaln, unary(0.3, 6.0)),
     Spec("gammaln_negative", ("gammaln",), fsp.gammaln, unary(-2.8, -2.2)),
