@@ -73,16 +73,16 @@ def _xlog1py_fallback(xp, x, y):
 
 
 xlogy_p = special_primitive("xlogy", fallback=_xlogy_fallback)
-xlogy_p.defvjp(lambda g, ans, x, y: safe_mul(g, log(y)), lambda g, ans, x, y: g * _x_over(x, y),
+xlogy_p.defvjp(lambda g, ans, x, y: safe_mul(g, log(y)), lambda g, ans, x, y: safe_mul(g, _x_over(x, y)),
                saves_out=False)
-xlogy_p.defjvp(lambda t, ans, x, y: safe_mul(t, log(y)), lambda t, ans, x, y: t * _x_over(x, y))
+xlogy_p.defjvp(lambda t, ans, x, y: safe_mul(t, log(y)), lambda t, ans, x, y: safe_mul(t, _x_over(x, y)))
 xlogy = xlogy_p.bind
 
 
 xlog1py_p = special_primitive("xlog1py", fallback=_xlog1py_fallback)
 xlog1py_p.defvjp(lambda g, ans, x, y: safe_mul(g, log1p(y)),
-                 lambda g, ans, x, y: g * _x_over(x, 1.0 + y), saves_out=False)
-xlog1py_p.defjvp(lambda t, ans, x, y: safe_mul(t, log1p(y)), lambda t, ans, x, y: t * _x_over(x, 1.0 + y))
+                 lambda g, ans, x, y: safe_mul(g, _x_over(x, 1.0 + y)), saves_out=False)
+xlog1py_p.defjvp(lambda t, ans, x, y: safe_mul(t, log1p(y)), lambda t, ans, x, y: safe_mul(t, _x_over(x, 1.0 + y)))
 xlog1py = xlog1py_p.bind
 
 
