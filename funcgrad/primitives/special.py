@@ -35,35 +35,43 @@ from ..core import Primitive, ShapedArray
 from .elementwise import defderiv, exp
 
 __all__ = [
-    "special_namespace", "special_primitive", "special_dtype", "erf", "erfc", "erfinv",
+    "scipy_namespace", "special_namespace", "missing_error", "special_primitive", "special_dtype", "erf", "erfc", "erfinv",
     "erfcinv", "erf_fallback", "erfc_fallback", "ndtr", "log_ndtr", "log_ndtr_fallback",
 ]
 
-# xp -> its special-function namespace, or None if the backend has none (filled lazily;
-# tests replace the numpy entry with None to run without scipy)
+# (xp, "special" | "linalg") -> that scipy-like namespace for arrays of xp, or None if the
+# backend has none (filled lazily; tests replace entries with None to run without scipy)
 _SPECIAL: dict = {}
+_NAMESPACES: dict = {"special": _SPECIAL}
+
+
+def scipy_namespace(xp, sub):
+    """``scipy.<sub>`` for array namespace ``xp``: scipy's on numpy, ``cupyx.scipy.<sub>``
+    on cupy, scipy's through the stand-in's strict wrapper on the stand-in; None if missing."""
+    cache = _NAMESPACES.setdefault(sub, {})
+    try:
+        return cache[xp]
+    except KeyError:
+        pass
+    import importlib  # noqa: PLC0415
+
+    ns = None
+    try:
+        if xp is np:
+            ns = importlib.import_module(f"scipy.{sub}")
+        elif xp is _standin.namespace:
+            ns = _standin._Namespace(f"funcgrad.standin.scipy.{sub}", importlib.import_module(f"scipy.{sub}"))
+        else:  # cupy
+            ns = importlib.import_module(f"cupyx.scipy.{sub}")
+    except ImportError:
+        ns = None
+    cache[xp] = ns
+    return ns
 
 
 def special_namespace(xp):
     """The scipy.special-like namespace of array namespace ``xp``, or None."""
-    try:
-        return _SPECIAL[xp]
-    except KeyError:
-        pass
-    ns = None
-    try:
-        if xp is np:
-            import scipy.special as ns  # noqa: PLC0415 - optional dependency
-        elif xp is _standin.namespace:
-            import scipy.special as sps  # noqa: PLC0415
-
-            ns = _standin._Namespace("funcgrad.standin.scipy.special", sps)
-        else:  # cupy
-            import cupyx.scipy.special as ns  # noqa: PLC0415
-    except ImportError:
-        ns = None
-    _SPECIAL[xp] = ns
-    return ns
+    return scipy_namespace(xp, "special")
 
 
 def _namespace(args):
@@ -81,16 +89,16 @@ def _device_name(xp):
     return "standin" if xp is _standin.namespace else "cuda"
 
 
-def missing_error(name, xp):
-    """The error for a special function with no implementation on ``xp``'s device."""
+def missing_error(name, xp, sub="special"):
+    """The error for a scipy function with no implementation on ``xp``'s device."""
     if xp is np:
         return ImportError(
-            f"funcgrad.scipy.special.{name} on the cpu computes with scipy, which is not "
+            f"funcgrad.scipy.{sub}.{name} on the cpu computes with scipy, which is not "
             "installed: pip install scipy"
         )
-    lib = "cupyx.scipy.special (part of cupy)" if _device_name(xp) == "cuda" else "scipy.special (pip install scipy)"
+    lib = f"cupyx.scipy.{sub} (part of cupy)" if _device_name(xp) == "cuda" else f"scipy.{sub} (pip install scipy)"
     return NotImplementedError(
-        f"funcgrad.scipy.special.{name} has no implementation on device "
+        f"funcgrad.scipy.{sub}.{name} has no implementation on device "
         f"'{_device_name(xp)}': it needs {lib} to provide {name}; move the data to the cpu "
         "(funcgrad.device_put(x, 'cpu')) to compute it there"
     )
