@@ -17,6 +17,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..primitives import linalg as _lp
+from ..transforms.batching import BatchedValueError
 from ..primitives import linalg_decomp as _dp
 from ._elementwise import abs as _abs
 from ._elementwise import astype, equal, not_equal, power, sqrt, where
@@ -166,7 +167,8 @@ def lstsq(a, b, rcond=None):
     """numpy.linalg.lstsq -> (x, residuals, rank, s); x and s are differentiable.
 
     x = pinv(a, rcond) @ b, the same minimum-norm solution numpy returns (its
-    derivative holds where the rank of a is locally constant).
+    derivative holds where the rank of a is locally constant).  Under vmap the
+    rank is an array and the residuals are returned whenever m > n (as JAX does).
     """
     a = _inexact(a, "lstsq")
     if a.ndim != 2:
@@ -182,16 +184,20 @@ def lstsq(a, b, rcond=None):
         rcond = float(np.finfo(np.result_type(a.dtype, b.dtype)).eps * max(m, n))
     rcond = float(rcond)
     s = svdvals(a)
-    rank = int(_sum(s > rcond * _max(s))) if s.shape[0] else 0
     x = matmul(_lp.pinv(a, rcond), b) if m and n else _zeros_solution(a, b)
-    if rank == n and m > n:
+    rank_arr = _sum(s > rcond * _max(s), dtype=np.int32) if min(m, n) else _lp.zeros_like(s, shape=(), dtype=np.int32)
+    try:
+        rank = np.int32(int(rank_arr))
+    except BatchedValueError:  # under vmap the rank may differ between examples (as JAX)
+        rank = None
+    if (rank is None or rank == n) and m > n:
         r = b - matmul(a, x)
         residuals = _sum(r * r, axis=0)
         if b.ndim == 1:
             residuals = reshape(residuals, (1,))
     else:
         residuals = _lp.zeros_like(s, shape=(0,), dtype=np.result_type(a.dtype, b.dtype))
-    return LstsqResult(x, residuals, np.int32(rank), s)
+    return LstsqResult(x, residuals, rank_arr if rank is None else rank, s)
 
 
 def _zeros_solution(a, b):
