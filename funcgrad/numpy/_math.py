@@ -111,17 +111,17 @@ def clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue, 
 
 def real(val):
     """The real part (differentiable for real inputs; see docs/numpy.md)."""
-    return _cx.real(operand(val))
+    return _cx.real(as_array(val))
 
 
 def imag(val):
     """The imaginary part (zeros for real inputs)."""
-    return _cx.imag(operand(val))
+    return _cx.imag(as_array(val))
 
 
 def angle(z, deg=False):
     """The argument of complex values (0 or pi for real ones); degrees with deg=True."""
-    a = _cx.angle(operand(z))
+    a = _cx.angle(as_array(z))
     return _tr.rad2deg(a) if deg else a
 
 

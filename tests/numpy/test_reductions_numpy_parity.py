@@ -6,7 +6,7 @@ import warnings
 import hypothesis.strategies as st
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 
 import funcgrad.numpy as fnp
 from funcgrad.testing import strategies as fst
@@ -32,6 +32,7 @@ def _case(draw):
 
 
 @pytest.mark.parametrize("name", REDUCTIONS)
+@settings(max_examples=12)
 @given(case=_case())
 def test_reduction_matches_numpy(name, case):
     x, axis, keepdims = case
@@ -57,6 +58,7 @@ def test_reduction_matches_numpy(name, case):
 
 
 @pytest.mark.parametrize("name", ["cumsum", "cumprod", "argmax", "argmin"])
+@settings(max_examples=12)
 @given(case=_case())
 def test_axis_functions_match_numpy(name, case):
     x, axis, _ = case
