@@ -26,8 +26,8 @@ __all__ = [
     "Array", "Device", "DeviceMismatchError", "EscapedTracerError", "MissingRuleError",
     "Primitive", "ShapedArray", "Tracer", "asarray", "checkpoint", "cuda_available", "custom_jvp",
     "custom_vjp", "default_device", "device_put", "devices", "grad", "hessian", "jacfwd", "jacobian",
-    "jacrev", "jvp", "linearize", "make_graph", "nn", "numpy", "optim", "random", "remat",
-    "set_default_device", "stop_gradient", "tree", "value_and_grad", "vjp", "vmap",
+    "jacrev", "jvp", "linearize", "make_graph", "nn", "numpy", "optim", "random", "remat", "set_default_device",
+    "stop_gradient", "tree", "value_and_grad", "vjp", "vmap",
 ]
 
 
