@@ -16,6 +16,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import reduction_rule
 from .elementwise import convert, equal, greater_equal, less_equal, where
 from .reduce import reduce_max, reduce_min, reduce_sum, reduced_shape
 from .reduce_cumulative import exclusive_products, has_no_zeros
@@ -67,6 +68,9 @@ reduce_prod_p.defjvp(lambda t, ans, x, axes, keepdims:
                      reduce_sum(t * _others(ans, x, axes, keepdims), axes, keepdims))
 
 
+reduce_prod_p.batch = reduction_rule(reduce_prod_p)
+
+
 def reduce_prod(x, axes, keepdims=False):
     return reduce_prod_p.bind(x, axes=tuple(axes), keepdims=bool(keepdims))
 
@@ -104,6 +108,9 @@ reduce_std_p.defjvp(lambda t, ans, x, axes, ddof, keepdims:
                     reduce_sum(t * _std_weights(ans, x, axes, ddof, keepdims), axes, keepdims))
 
 
+reduce_std_p.batch = reduction_rule(reduce_std_p)
+
+
 def reduce_std(x, axes, ddof=0, keepdims=False):
     return reduce_std_p.bind(x, axes=tuple(axes), ddof=ddof, keepdims=bool(keepdims))
 
@@ -132,6 +139,9 @@ reduce_median_p.defjvp(lambda t, ans, x, axes, keepdims:
                        reduce_sum(t * _median_weights(ans, x, axes, keepdims), axes, keepdims))
 
 
+reduce_median_p.batch = reduction_rule(reduce_median_p)
+
+
 def reduce_median(x, axes, keepdims=False):
     return reduce_median_p.bind(x, axes=tuple(axes), keepdims=bool(keepdims))
 
@@ -145,6 +155,7 @@ def _logical_reduction(name):
         lambda x, axes, keepdims: ShapedArray(reduced_shape(x.shape, axes, keepdims), np.dtype(bool)),
         differentiable=False,
     )
+    prim.batch = reduction_rule(prim)
     return lambda x, axes, keepdims=False: prim.bind(x, axes=tuple(axes), keepdims=bool(keepdims))
 
 
