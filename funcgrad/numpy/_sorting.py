@@ -16,7 +16,7 @@ from .. import backend
 from ..core import Array
 from ..primitives import sort as _sp
 from ._indexing import _concrete, take, take_along_axis
-from ._shape import ravel, reshape
+from ._shape import ravel
 from ._util import as_array, normalize_axis
 
 __all__ = ["sort", "argsort", "searchsorted", "unique", "unique_values", "unique_counts",

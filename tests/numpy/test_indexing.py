@@ -18,6 +18,7 @@ INDICES = [
     X[..., 0] > 20, X > 30, (X[:, 0, 0] > 10, 1), (1, X[0, :, 0] > 4), (slice(None), X[0] > 3),
     I([], dtype=int), ([], []), (0, Ellipsis, [1, 1, 1]), (None, [0, 1], None, slice(None, None, -1), [2, 3]),
     (I(1), I([[1]])), (np.int64(-2), slice(None, None, 2)), ([True, False, True],), (Ellipsis, [[True] * 5] * 4),
+    True, (0, False), (Ellipsis, True, 1), ([0, 1], True), (True, [0, 1], slice(None), [1, 2]), (None, np.bool_(True), 1),
 ]
 
 
@@ -57,6 +58,12 @@ def test_bad_indices_raise_index_error(bad, match):
         fnp.asarray(X)[bad]
     with pytest.raises(IndexError):
         X[bad]
+
+
+def test_zero_d_boolean_index_reads_but_does_not_update():
+    assert fnp.asarray(3.0)[True].shape == (1,) and fnp.asarray(3.0)[False].shape == (0,)
+    with pytest.raises(IndexError, match="x.at"):
+        fnp.ones(3).at[True].set(1.0)
 
 
 def test_scatter_updates_match_numpy_with_duplicates():
