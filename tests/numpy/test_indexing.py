@@ -2,10 +2,13 @@
 
 import numpy as np
 import pytest
+from hypothesis import given
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad.testing import check_grads
+
+from ..primitives.specs.index import mixed_index
 
 X = np.arange(60.0).reshape(3, 4, 5)
 I = np.array
@@ -31,6 +34,20 @@ def test_getitem_and_its_gradient_match_numpy(idx):
     g = fg.grad(lambda v: fnp.sum(v[idx] * w))(fnp.asarray(X))
     ref = np.zeros_like(X)
     np.add.at(ref, idx, w)  # repeated positions accumulate
+    assert np.array_equal(g, ref)
+
+
+@given(mixed_index())
+def test_any_index_matches_numpy_with_scatter_add_gradient(case):
+    (x,), kw = case
+    idx = kw["idx"]
+    want = x[idx]
+    got = fnp.asarray(x)[idx]
+    assert got.shape == want.shape and np.array_equal(got, want)
+    w = np.arange(1.0, want.size + 1).reshape(want.shape)
+    g = fg.grad(lambda v: fnp.sum(v[idx] * w))(fnp.asarray(x))
+    ref = np.zeros_like(x)
+    np.add.at(ref, idx, w)
     assert np.array_equal(g, ref)
 
 
