@@ -158,5 +158,5 @@ def mixed_index(draw):
 
 
 SPECS += [
-    Spec("getitem_mixed", ("getitem",), lambda x, **kw: x[_idx(kw)] * 1.0, mixed_index()),
+    Spec("getitem_mixed", ("getitem",), lambda x, **kw: x[_idx(kw)] * 1.0, mixed_index(), order=1),
 ]
