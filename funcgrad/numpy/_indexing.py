@@ -186,16 +186,13 @@ def select(condlist, choicelist, default=0):
         raise ValueError("select with an empty condition list is not possible")
     from ._elementwise import where  # noqa: PLC0415
 
-    out = as_array(default) if not isinstance(default, (int, float, complex)) else default
-    for k in range(len(condlist) - 1, -1, -1):
+    out = default  # a Python scalar stays weakly typed, as in numpy
+    for k in range(len(condlist) - 1, -1, -1):  # the first true condition is applied last
         c = as_array(condlist[k])
         if c.dtype != np.bool_:
             raise TypeError(f"invalid entry {k} in condlist: should be boolean ndarray")
         out = where(c, choicelist[k], out)
-    if isinstance(out, (int, float, complex)):
-        out = as_array(out)
-    shape = np.broadcast_shapes(*(tuple(as_array(x).shape) for x in list(condlist) + list(choicelist)))
-    return broadcast_to(out, shape) if tuple(out.shape) != shape else out
+    return out
 
 
 # --- diagonals and triangles --------------------------------------------------------------------

@@ -32,7 +32,7 @@ def _same(got, want):
     ("tile", (A, 2), {}), ("tile", (A, (2, 1, 2)), {}), ("tile", (A[0], (2, 2)), {}), ("tile", (A, 0), {}),
     ("repeat", (A, 2), {}), ("repeat", (A, 3, 1), {}), ("repeat", (A, [1, 0, 2], 0), {}), ("repeat", (A, [2], -1), {}),
     ("repeat", (np.float32(1.5), 3), {}),
-    ("hstack", ([A, A],), {}), ("hstack", ([[1, 2], [3]],), {}), ("vstack", ([A, A[0]],), {}), ("vstack", ([1, 2],), {}),
+    ("hstack", ([A, A],), {}), ("hstack", ([[1, 2], [3]],), {}), ("vstack", ([A, A[0]],), {}), ("vstack", ([1, 2],), {}), ("vstack", (A,), {}), ("hstack", (A,), {}),
     ("dstack", ([A, A],), {}), ("dstack", ([[1, 2], [3, 4]],), {}), ("column_stack", ([[1, 2], [[3], [4]]],), {}),
     ("stack", ([A, A], -1), {}), ("concatenate", ([A, A], None), {}),
     ("split", (A, 2, 1), {}), ("split", (A, [1, 3], 1), {}), ("split", (A, [-1, 10]), {}), ("split", (A, [3, 1], 1), {}),
@@ -62,7 +62,7 @@ def test_matches_numpy(name, args, kwargs):
     (lambda: fnp.rot90(A, 1, (0, 0)), ValueError, "different"),
     (lambda: fnp.flip(A, 2), np.exceptions.AxisError, ""),
     (lambda: fnp.roll(A, 1, 3), np.exceptions.AxisError, ""),
-    (lambda: fnp.vstack(fnp.asarray(A)), TypeError, "sequence"),
+    (lambda: fnp.vstack(x for x in A), TypeError, "sequence"),
     (lambda: fnp.broadcast_arrays(A, np.ones(3)), ValueError, "shape mismatch"),
 ])
 def test_errors(call, exc, match):
