@@ -40,21 +40,18 @@ def const_like(host, like):
 
 def index_operand(indices, like, fname):
     """Integer indices as an Array on ``like``'s device (numpy's casting error otherwise)."""
-    if isinstance(indices, (Array, Tracer)):
-        kind = np.dtype(indices.dtype).kind
-        idx = indices
+    traced_or_array = isinstance(indices, (Array, Tracer))
+    if traced_or_array:
+        dtype = np.dtype(indices.dtype)
     else:
-        host = np.asarray(indices)
-        if host.size == 0 and host.dtype.kind == "f":
-            host = host.astype(np.intp)
-        kind = host.dtype.kind
-        idx = None if kind not in "iu" else const_like(host, like)
-    if kind not in "iu":
-        raise TypeError(
-            f"{fname}: indices must be integers, got dtype {np.asarray(indices).dtype if idx is None else indices.dtype} "
-            f"(Cannot cast array data to int64 according to the rule 'safe')"
-        )
-    return idx
+        indices = np.asarray(indices)
+        if indices.size == 0 and indices.dtype.kind == "f":
+            indices = indices.astype(np.intp)
+        dtype = indices.dtype
+    if dtype.kind not in "iu":
+        raise TypeError(f"{fname}: indices must be integers, got dtype {dtype} "
+                        "(Cannot cast array data to int64 according to the rule 'safe')")
+    return indices if traced_or_array else const_like(indices, like)
 
 
 def _concrete(a, fname):
