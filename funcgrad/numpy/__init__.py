@@ -13,6 +13,7 @@ from . import _array_methods  # noqa: F401  (attaches Array's operators and meth
 from ._creation import *  # noqa: F401,F403
 from ._editing import *  # noqa: F401,F403
 from ._elementwise import *  # noqa: F401,F403
+from ._index_tools import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
 from ._joining import *  # noqa: F401,F403
 from ._logic import *  # noqa: F401,F403

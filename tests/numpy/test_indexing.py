@@ -175,3 +175,29 @@ def test_nonzero_argwhere_flatnonzero():
             assert np.array_equal(got, want)
     assert all(np.array_equal(u, v) for u, v in zip(fnp.where(a), np.where(a)))
     assert all(np.array_equal(u, v) for u, v in zip(fnp.asarray(a).nonzero(), a.nonzero()))
+
+
+def test_index_tools():
+    a = np.arange(12.0).reshape(3, 4)
+
+    def same(got, want):
+        if isinstance(want, tuple):
+            return all(same(g, w) for g, w in zip(got, want))
+        return np.asarray(got).dtype == np.asarray(want).dtype and np.array_equal(got, want)
+
+    assert same(fnp.compress([0, 1, 1], a, axis=0), np.compress([0, 1, 1], a, axis=0))
+    assert same(fnp.compress([1, 0, 1], a), np.compress([1, 0, 1], a))
+    assert same(fnp.extract(a > 4, a), np.extract(a > 4, a))
+    assert same(fnp.ix_([0, 1], [2, 3]), np.ix_([0, 1], [2, 3]))
+    assert same(fnp.indices((2, 3)), np.indices((2, 3)))
+    assert same(fnp.unravel_index([5, 7], (3, 4)), np.unravel_index([5, 7], (3, 4)))
+    assert same(fnp.ravel_multi_index(([1, 2], [0, 3]), (3, 4)), np.ravel_multi_index(([1, 2], [0, 3]), (3, 4)))
+    assert same(fnp.tril_indices(3, -1), np.tril_indices(3, -1))
+    assert same(fnp.triu_indices_from(a, 1), np.triu_indices_from(a, 1))
+    assert same(fnp.diag_indices(3), np.diag_indices(3))
+    x = fnp.asarray(a)
+    assert np.array_equal(x[fnp.ix_([0, 2], [1, 3])], a[np.ix_([0, 2], [1, 3])])
+    g = fg.grad(lambda v: fnp.sum(fnp.compress([True, False, True], v, axis=1)))(x)
+    assert np.array_equal(g, np.tile([1.0, 0.0, 1.0, 0.0], (3, 1)))
+    with pytest.raises(IndexError, match="out of bounds"):
+        fnp.compress([1, 0, 1, 1], a, axis=0)
