@@ -13,9 +13,10 @@ import inspect
 
 import numpy as np
 
-from ..backend import _BACKEND_OF_TYPE as _BACKEND_TYPES
-from ..backend import NUMPY, XP_OF_TYPE
+from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import elementwise_rule, passthrough_rule
+from .complex import conj as _conj
 
 __all__ = [
     "ufunc_primitive", "add", "subtract", "multiply", "divide", "negative", "power", "sqrt",
@@ -95,7 +96,8 @@ def ufunc_primitive(name, np_name=None, *, nin=1, **kwargs) -> Primitive:
     prim = Primitive(name, _ufunc_impl(np_name, nin), _ufunc_abstract(uf), **kwargs)
     # a numpy buffer as first argument: call the ufunc directly (a foreign second
     # argument then fails inside numpy, and bind reports the device mismatch)
-    prim.fast.update({t: uf for t, be in _BACKEND_TYPES.items() if be is NUMPY})
+    prim.fast[np.ndarray] = uf
+    prim.batch = elementwise_rule(prim)  # vmap: broadcast-align the operands' batch axes
     return prim
 
 
@@ -188,7 +190,18 @@ defderiv(tanh_p, lambda ans, x: 1.0 - ans * ans, unsaved_args=(0,))
 tanh = tanh_p.bind
 
 absolute_p = ufunc_primitive("absolute")
-defderiv(absolute_p, lambda ans, x: sign(x), saves_out=False)  # 0 at 0, as PyTorch
+
+
+def _abs_deriv(ans, x):
+    """sign(x), 0 at 0 as PyTorch; complex x: conj(x) / |x| (the convention of primitives/complex.py)."""
+    if x.dtype.kind != "c":
+        return sign(x)
+    mag = absolute(x)  # (not ans: real inputs then need not keep the output)
+    zero = equal(mag, 0)
+    return where(zero, 0.0, _conj(x) / where(zero, 1.0, mag))
+
+
+defderiv(absolute_p, _abs_deriv, saves_out=False)
 absolute = absolute_p.bind
 
 square_p = ufunc_primitive("square")
@@ -304,6 +317,7 @@ where_p.defjvp(
     lambda t, ans, c, x, y: where(c, t, 0.0),
     lambda t, ans, c, x, y: where(c, 0.0, t),
 )
+where_p.batch = elementwise_rule(where_p)
 where = where_p.bind
 
 
@@ -320,6 +334,7 @@ safe_mul_p = Primitive("safe_mul", _safe_mul_impl, _ufunc_abstract(np.multiply))
 # through safe_mul stay right at g == 0, where a select would have cut them off.
 safe_mul_p.defvjp(lambda ct, ans, g, d: safe_mul(ct, d), lambda ct, ans, g, d: safe_mul(ct, g), saves_out=False)
 safe_mul_p.defjvp(lambda t, ans, g, d: safe_mul(t, d), lambda t, ans, g, d: safe_mul(g, t))
+safe_mul_p.batch = elementwise_rule(safe_mul_p)
 
 
 def safe_mul(g, d):
@@ -347,8 +362,11 @@ convert_p = Primitive(
 )
 # the reverse driver casts cotangents to each argument's dtype, and the forward
 # driver tangents to the output's: the rules are identities.
+# (complex -> real keeps the real part: its vjp is the identity too, under the convention
+# of primitives/complex.py)
 convert_p.defvjp(lambda g, ans, x, dtype: g, unsaved_args=(0,), saves_out=False)
 convert_p.defjvp(lambda t, ans, x, dtype: t)
+convert_p.batch = passthrough_rule(convert_p)
 
 
 def convert(x, dtype):

@@ -48,7 +48,7 @@ def _pivoted_lu(a, perm):
 SPECS = [
     Spec("triangular_solve", ("triangular_solve",),
          lambda a, b, **kw: fl.solve_triangular(_dominant(a), b, **kw), _triangular_args()),
-    Spec("cholesky", ("scipy_cholesky",), lambda a: fl.cholesky(_spd(a), lower=True), _matrices()),
+    Spec("scipy_cholesky", ("scipy_cholesky",), lambda a: fl.cholesky(_spd(a), lower=True), _matrices()),
     # (compositions: first order here, their primitives' own specs go to second order)
     Spec("cho_solve", ("scipy_cholesky", "triangular_solve"),
          lambda a, b: fl.cho_solve(fl.cho_factor(_spd(a)), b), _matrices(1, rhs=True), order=1),
