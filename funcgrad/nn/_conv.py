@@ -17,6 +17,7 @@ from ..core import Array, Tracer
 from ..primitives.conv import fold, unfold
 from ..primitives.dense import dense
 from ..primitives.linalg import matmul
+from ..primitives.pool import max_pool
 from ..primitives.shape import reshape, swap_last_two, transpose
 
 __all__ = [
@@ -212,18 +213,18 @@ def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode, nd, fname):
         raise TypeError(f"{fname}: expected a floating-point input, got {x.dtype}")
     kernel, stride, pads, dilation, _ = _pool_geometry(x, kernel_size, stride, padding, dilation,
                                                        ceil_mode, nd, fname)
-    unf = unfold(x, kernel, stride, pads, dilation, pad_value=-np.inf)
-    y = fnp.max(unf, axis=tuple(range(-nd, 0)))
+    y = max_pool(x, kernel, stride, pads, dilation)
     return reshape(y, tuple(y.shape[1:])) if unbatched else y
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
-    """Max over sliding windows of (N, C, L); gradients split evenly among tied maxima."""
+    """Max over sliding windows of (N, C, L); gradients go to each window's first maximum."""
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, 1, "max_pool1d")
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
-    """Max over sliding windows of (N, C, H, W) (padding counts as -inf, as PyTorch)."""
+    """Max over sliding windows of (N, C, H, W) (padding counts as -inf; gradients go to each
+    window's first maximum, as PyTorch)."""
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, 2, "max_pool2d")
 
 

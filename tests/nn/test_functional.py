@@ -188,3 +188,28 @@ def test_dropout_embedding_one_hot():
     g = fg.grad(lambda w: fnp.sum(F.embedding(ids, w, padding_idx=2)))(w)
     np.testing.assert_array_equal(np.asarray(g)[:, 0], [1, 0, 0, 1])
     np.testing.assert_array_equal(np.asarray(F.one_hot(fnp.asarray([2, 0]), 3)), [[0, 0, 1], [1, 0, 0]])
+
+
+def test_max_pool_gradient_goes_to_first_maximum_as_pytorch():
+    # a window of tied zeros (after relu) sends its whole gradient to its first element
+    x = fnp.asarray(np.array([[[[0.0, 0.0, 2.0, 2.0], [0.0, 0.0, 1.0, 2.0]]]]))
+    g = np.asarray(fg.grad(lambda v: fnp.sum(F.max_pool2d(v, 2)))(x))
+    np.testing.assert_array_equal(g, [[[[1.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0]]]])
+    _, t = fg.jvp(lambda v: F.max_pool2d(v, 2), (x,), (fnp.asarray(np.arange(8.0).reshape(1, 1, 2, 4)),))
+    np.testing.assert_array_equal(np.asarray(t), [[[[0.0, 2.0]]]])
+    with pytest.raises(TypeError, match="floating-point"):
+        F.max_pool2d(fnp.asarray(np.ones((1, 1, 2, 2), dtype=np.int64)), 2)
+
+
+def test_layers_run_on_the_standin_backend(device):
+    rng = np.random.default_rng(0)
+    x = fnp.asarray(rng.standard_normal((2, 3, 6, 6)))
+    w = fnp.asarray(rng.standard_normal((4, 3, 3, 3)))
+    def f(x, w):
+        y = F.max_pool2d(F.relu(F.conv2d(x, w, None, 1, "same")), 2)
+        y = F.avg_pool2d(y, 3, 1, 1, count_include_pad=False)
+        z = F.conv_transpose2d(y, fnp.ones((4, 2, 2, 2)), stride=2)
+        return F.cross_entropy(fnp.reshape(z, (2, -1)), fnp.asarray([1, 3]), label_smoothing=0.1)
+    loss, (gx, gw) = fg.value_and_grad(f, (0, 1))(x, w)
+    assert str(gx.device).startswith(device) and np.isfinite(float(loss))
+    assert gw.shape == (4, 3, 3, 3)
