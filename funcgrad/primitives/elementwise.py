@@ -13,8 +13,7 @@ import inspect
 
 import numpy as np
 
-from ..backend import _BACKEND_OF_TYPE as _BACKEND_TYPES
-from ..backend import NUMPY, XP_OF_TYPE
+from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
 
 __all__ = [
@@ -95,7 +94,7 @@ def ufunc_primitive(name, np_name=None, *, nin=1, **kwargs) -> Primitive:
     prim = Primitive(name, _ufunc_impl(np_name, nin), _ufunc_abstract(uf), **kwargs)
     # a numpy buffer as first argument: call the ufunc directly (a foreign second
     # argument then fails inside numpy, and bind reports the device mismatch)
-    prim.fast.update({t: uf for t, be in _BACKEND_TYPES.items() if be is NUMPY})
+    prim.fast[np.ndarray] = uf
     return prim
 
 
@@ -187,8 +186,24 @@ tanh_p = ufunc_primitive("tanh")
 defderiv(tanh_p, lambda ans, x: 1.0 - ans * ans, unsaved_args=(0,))
 tanh = tanh_p.bind
 
+def check_real(x, name):
+    """Derivative rules that leave the complex numbers (abs, real, imag, angle, a cast to a
+    real dtype) refuse complex arguments: funcgrad differentiates real functions only."""
+    if np.dtype(x.dtype).kind == "c":
+        raise TypeError(
+            f"{name}: differentiating through complex values is not supported (funcgrad "
+            f"differentiates real functions of real inputs); got a {x.dtype} argument. Write the "
+            "computation with the real and imaginary parts as separate real arrays."
+        )
+
+
+def _abs_deriv(ans, x):
+    check_real(x, "absolute")
+    return sign(x)  # 0 at 0, as PyTorch
+
+
 absolute_p = ufunc_primitive("absolute")
-defderiv(absolute_p, lambda ans, x: sign(x), saves_out=False)  # 0 at 0, as PyTorch
+defderiv(absolute_p, _abs_deriv, saves_out=False)
 absolute = absolute_p.bind
 
 square_p = ufunc_primitive("square")
@@ -347,8 +362,14 @@ convert_p = Primitive(
 )
 # the reverse driver casts cotangents to each argument's dtype, and the forward
 # driver tangents to the output's: the rules are identities.
-convert_p.defvjp(lambda g, ans, x, dtype: g, unsaved_args=(0,), saves_out=False)
-convert_p.defjvp(lambda t, ans, x, dtype: t)
+def _convert_rule(g, ans, x, dtype):
+    if dtype.kind != "c":
+        check_real(x, "astype")
+    return g
+
+
+convert_p.defvjp(_convert_rule, unsaved_args=(0,), saves_out=False)
+convert_p.defjvp(_convert_rule)
 
 
 def convert(x, dtype):
