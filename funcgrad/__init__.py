@@ -15,15 +15,19 @@ from .core import (
     Array, EscapedTracerError, MissingRuleError, Primitive, ShapedArray, Tracer, set_default_device,
 )
 from .primitives.transfer import device_put_p as _device_put_p
-from .transforms import grad, jvp, stop_gradient, value_and_grad, vjp
+from .transforms import (
+    checkpoint, custom_jvp, custom_vjp, grad, hessian, jacfwd, jacobian, jacrev, jvp, linearize, make_graph,
+    remat, stop_gradient, value_and_grad, vjp, vmap,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Array", "Device", "DeviceMismatchError", "EscapedTracerError", "MissingRuleError",
-    "Primitive", "ShapedArray", "Tracer", "asarray", "nn", "optim", "random", "cuda_available", "default_device",
-    "device_put", "devices", "grad", "jvp", "numpy", "set_default_device", "stop_gradient",
-    "tree", "value_and_grad", "vjp",
+    "Primitive", "ShapedArray", "Tracer", "asarray", "checkpoint", "cuda_available", "custom_jvp",
+    "custom_vjp", "default_device", "device_put", "devices", "grad", "hessian", "jacfwd", "jacobian",
+    "jacrev", "jvp", "linearize", "make_graph", "nn", "numpy", "optim", "random", "remat", "set_default_device",
+    "stop_gradient", "tree", "value_and_grad", "vjp", "vmap",
 ]
 
 
