@@ -25,23 +25,16 @@ _SEGMENTS = {
 }
 
 
+_STROKES = {  # segment -> (rows, columns) it covers on the 8x8 grid
+    "a": (1, slice(2, 6)), "b": (slice(1, 5), 1), "c": (slice(1, 5), 6), "d": (4, slice(2, 6)),
+    "e": (slice(4, 8), 1), "f": (slice(4, 8), 6), "g": (7, slice(2, 6)),
+}
+
+
 def _template(digit):
     img = np.zeros((8, 8))
     for s in _SEGMENTS[digit]:
-        if s == "a":
-            img[1, 2:6] = 1
-        elif s == "b":
-            img[1:5, 1] = 1
-        elif s == "c":
-            img[1:5, 6] = 1
-        elif s == "d":
-            img[4, 2:6] = 1
-        elif s == "e":
-            img[4:8, 1] = 1
-        elif s == "f":
-            img[4:8, 6] = 1
-        elif s == "g":
-            img[7, 2:6] = 1
+        img[_STROKES[s]] = 1
     return img
 
 

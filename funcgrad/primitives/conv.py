@@ -23,6 +23,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import to_front
 
 
 def _xp(x):
@@ -133,3 +134,23 @@ def fold(cols, spatial, kernel, stride, padding, dilation):
     return fold_p.bind(cols, spatial=tuple(int(s) for s in spatial), kernel=tuple(kernel),
                        stride=tuple(stride), padding=tuple(tuple(p) for p in padding),
                        dilation=tuple(dilation))
+
+
+# --- vmap: the batch axis joins the leading N axis ------------------------------------------
+
+def merged_batch_rule(bind_fn):
+    """Batching rule for ops on (N, C, ...) arrays whose examples are independent along N."""
+    def rule(args, dims, **params):
+        from .shape import reshape  # noqa: PLC0415
+
+        (x,), (d,) = args, dims
+        x = to_front(x, d)
+        b, n = x.shape[0], x.shape[1]
+        out = bind_fn(reshape(x, (b * n,) + tuple(x.shape[2:])), **params)
+        return reshape(out, (b, n) + tuple(out.shape[1:])), 0
+
+    return rule
+
+
+unfold_p.batch = merged_batch_rule(unfold_p.bind)
+fold_p.batch = merged_batch_rule(fold_p.bind)

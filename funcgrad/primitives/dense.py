@@ -12,6 +12,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import at_front, batch_size, to_front
 from .linalg import matmul
 from .shape import reshape, swap_last_two
 
@@ -40,3 +41,18 @@ dense_p = Primitive("dense", _dense_impl, _dense_abstract)
 dense_p.defvjp(lambda g, ans, x, w: matmul(g, w), _dense_vjp_w, saves_out=False)
 dense_p.defjvp(lambda t, ans, x, w: dense(t, w), lambda t, ans, x, w: dense(x, t))
 dense = dense_p.bind
+
+
+def _dense_batch(args, dims):
+    (x, w), (dx, dw) = args, dims
+    if dw is None:  # a batch of inputs, one weight: the batch is one more leading axis
+        return dense(to_front(x, dx), w), 0
+    b = batch_size(args, dims)
+    x = at_front(x, dx, b)
+    lead = tuple(x.shape[1:-1])
+    x3 = reshape(x, (b, int(np.prod(lead, dtype=np.int64)), x.shape[-1]))
+    out = matmul(x3, swap_last_two(to_front(w, dw)))  # (B, M, out)
+    return reshape(out, (b,) + lead + (out.shape[-1],)), 0
+
+
+dense_p.batch = _dense_batch

@@ -213,3 +213,27 @@ def test_layers_run_on_the_standin_backend(device):
     loss, (gx, gw) = fg.value_and_grad(f, (0, 1))(x, w)
     assert str(gx.device).startswith(device) and np.isfinite(float(loss))
     assert gw.shape == (4, 3, 3, 3)
+
+
+def test_vmap_of_layers_and_per_example_gradients():
+    rng = np.random.default_rng(5)
+    xs = fnp.asarray(rng.standard_normal((3, 2, 2, 6, 6)))
+    w = fnp.asarray(rng.standard_normal((4, 2, 3, 3)))
+
+    def f(x, w):
+        y = F.max_pool2d(F.conv2d(x, w, None, 1, 1), 2, ceil_mode=True)
+        z = F.conv_transpose2d(y, fnp.ones((4, 1, 2, 2)), stride=2)
+        return F.linear(fnp.reshape(z, (2, -1)), fnp.ones((3, z.size // 2)))
+
+    batched = fg.vmap(f, in_axes=(0, None))(xs, w)
+    looped = np.stack([np.asarray(f(xs[i], w)) for i in range(3)])
+    np.testing.assert_allclose(np.asarray(batched), looped, rtol=1e-12)
+    # per-example weight gradients, and a batch of weights for dense
+    per_ex = fg.vmap(fg.grad(lambda w, x: fnp.sum(f(x, w) ** 2)), in_axes=(None, 0))(w, xs)
+    for i in range(3):
+        np.testing.assert_allclose(np.asarray(per_ex[i]),
+                                   np.asarray(fg.grad(lambda w: fnp.sum(f(xs[i], w) ** 2))(w)), rtol=1e-10)
+    ws = fnp.asarray(rng.standard_normal((3, 5, 4)))
+    x = fnp.asarray(rng.standard_normal((2, 4)))
+    out = fg.vmap(F.linear, in_axes=(None, 0))(x, ws)
+    np.testing.assert_allclose(np.asarray(out), np.einsum("nk,bok->bno", np.asarray(x), np.asarray(ws)))

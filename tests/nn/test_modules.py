@@ -117,3 +117,27 @@ def test_module_definition_errors():
 
     with pytest.raises(AttributeError, match="no field 'v'"):
         Typo()
+
+
+def test_dataclass_generated_init_and_static_fields():
+    class Affine(nn.Module):
+        w: fg.Array
+        b: fg.Array
+        name: str = nn.static_field(default="affine")
+
+        def __call__(self, x):
+            return x * self.w + self.b
+
+    class Scaled(Affine):
+        scale: float = nn.static_field(default=2.0)
+
+        def __call__(self, x):
+            return super().__call__(x) * self.scale
+
+    m = Scaled(fnp.asarray(2.0), fnp.asarray(1.0))
+    assert float(m(fnp.asarray(3.0))) == 14.0 and m.name == "affine"
+    assert len(fg.tree.tree_leaves(m)) == 2
+    g = fg.grad(lambda m: m(fnp.asarray(3.0)))(m)
+    assert float(g.w) == 6.0 and float(g.b) == 2.0 and g.scale == 2.0
+    # static fields are part of the structure: different values, different trees
+    assert fg.tree.tree_structure(m) != fg.tree.tree_structure(m.replace(scale=3.0))
