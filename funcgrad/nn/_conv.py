@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core import Array, Tracer
-from ..primitives.conv import fold, unfold
+from ..primitives.conv import fold, unfold, window_out_sizes
 from ..primitives.dense import dense
 from ..primitives.linalg import matmul
 from ..primitives.pool import max_pool
@@ -83,6 +83,9 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, nd, fname):
         )
     if bias is not None and tuple(bias.shape) != (o,):
         raise ValueError(f"{fname}: bias must have shape ({o},), got {tuple(bias.shape)}")
+    if any(o < 1 for o in window_out_sizes(x.shape[2:], kernel, stride, pad, dilation)):
+        raise ValueError(f"{fname}: the kernel {kernel} (dilation {dilation}) is larger than the input "
+                         f"{tuple(x.shape[2:])} padded by {tuple(p[0] for p in pad)}")
     unf = unfold(x, kernel, stride, pad, dilation)  # (N, C, *out, *kernel): a view
     out = tuple(unf.shape[2:2 + nd])
     p, kk = math.prod(out), math.prod(kernel)

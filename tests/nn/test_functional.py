@@ -237,3 +237,17 @@ def test_vmap_of_layers_and_per_example_gradients():
     x = fnp.asarray(rng.standard_normal((2, 4)))
     out = fg.vmap(F.linear, in_axes=(None, 0))(x, ws)
     np.testing.assert_allclose(np.asarray(out), np.einsum("nk,bok->bno", np.asarray(x), np.asarray(ws)))
+
+
+def test_conv_errors_name_the_call_and_shapes():
+    w = fnp.ones((4, 3, 3, 3))
+    with pytest.raises(ValueError, match=r"conv2d: the kernel \(3, 3\).*larger than the input \(2, 2\)"):
+        F.conv2d(fnp.zeros((1, 3, 2, 2)), w)
+    with pytest.raises(ValueError, match="conv2d: input .* has 2 channels"):
+        F.conv2d(fnp.zeros((1, 2, 5, 5)), w)
+    with pytest.raises(ValueError, match="strided"):
+        F.conv2d(fnp.zeros((1, 3, 5, 5)), w, stride=2, padding="same")
+    with pytest.raises(ValueError, match="4-d"):
+        F.conv2d(fnp.zeros((5, 5)), w)
+    assert F.conv2d(fnp.zeros((0, 3, 5, 5)), w).shape == (0, 4, 3, 3)
+    assert F.conv2d(fnp.zeros((3, 5, 5)), w).shape == (4, 3, 3)  # unbatched input
