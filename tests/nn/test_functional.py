@@ -251,3 +251,21 @@ def test_conv_errors_name_the_call_and_shapes():
         F.conv2d(fnp.zeros((5, 5)), w)
     assert F.conv2d(fnp.zeros((0, 3, 5, 5)), w).shape == (0, 4, 3, 3)
     assert F.conv2d(fnp.zeros((3, 5, 5)), w).shape == (4, 3, 3)  # unbatched input
+
+
+def test_gelu():
+    import math
+
+    x = np.array([-3.0, -0.5, 0.0, 0.7, 2.5])
+    c = math.sqrt(2 / math.pi)
+    ref_tanh = 0.5 * x * (1 + np.tanh(c * (x + 0.044715 * x**3)))
+    np.testing.assert_allclose(np.asarray(F.gelu(fnp.asarray(x), approximate="tanh")), ref_tanh, rtol=1e-12)
+    check_grads(lambda v: F.gelu(v, approximate="tanh"), (fnp.asarray(x),), order=2)
+    if hasattr(fnp, "erf"):
+        ref = 0.5 * x * (1 + np.array([math.erf(v / math.sqrt(2)) for v in x]))
+        np.testing.assert_allclose(np.asarray(F.gelu(fnp.asarray(x))), ref, rtol=1e-12)
+    else:
+        with pytest.raises(TypeError, match="erf"):
+            F.gelu(fnp.asarray(x))
+    with pytest.raises(ValueError, match="approximate"):
+        F.gelu(fnp.asarray(x), approximate="fast")
