@@ -123,7 +123,7 @@ def softmax(x, axis=-1, *, dim=None):
     """exp(x) / sum(exp(x)) along ``axis``, shifted by the max (finite for |x| ~ 1e308)."""
     x = _arr(x)
     axis = _axis(axis, dim)
-    e = fnp.exp(x - stop_gradient(fnp.max(x, axis=axis, keepdims=True)))
+    e = fnp.exp(x - fnp.max(stop_gradient(x), axis=axis, keepdims=True))
     return e / fnp.sum(e, axis=axis, keepdims=True)
 
 
@@ -131,7 +131,7 @@ def log_softmax(x, axis=-1, *, dim=None):
     """x - logsumexp(x) along ``axis``, stable for any magnitude."""
     x = _arr(x)
     axis = _axis(axis, dim)
-    shifted = x - stop_gradient(fnp.max(x, axis=axis, keepdims=True))
+    shifted = x - fnp.max(stop_gradient(x), axis=axis, keepdims=True)  # a constant shift
     return shifted - fnp.log(fnp.sum(fnp.exp(shifted), axis=axis, keepdims=True))
 
 
