@@ -31,6 +31,8 @@ def _dense_abstract(x, w):
 
 
 def _dense_vjp_w(g, ans, x, w):
+    if len(x.shape) == 2:
+        return matmul(swap_last_two(g), x)
     k = x.shape[-1]
     x2 = reshape(x, (int(np.prod(x.shape[:-1], dtype=np.int64)), k))
     g2 = reshape(g, (x2.shape[0], w.shape[0]))
