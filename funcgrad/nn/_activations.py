@@ -35,7 +35,9 @@ def linear(input, weight, bias=None):
     if weight.ndim not in (1, 2) or input.shape[-1:] != weight.shape[-1:]:
         raise ValueError(f"linear: input {tuple(input.shape)} and weight {tuple(weight.shape)} do not match "
                          "(weight is (out_features, in_features); input's last axis is in_features)")
-    y = dense(input, weight) if weight.ndim == 2 and input.ndim >= 1 else fnp.matmul(input, weight)
+    if weight.ndim == 2 and (bias is None or tuple(bias.shape) == weight.shape[:1]):
+        return dense(input, weight, bias)
+    y = fnp.matmul(input, weight.T if weight.ndim == 2 else weight)
     return y if bias is None else y + bias
 
 

@@ -92,7 +92,8 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, nd, fname):
     sp, kp = tuple(range(2, 2 + nd)), tuple(range(2 + nd, 2 + 2 * nd))
     if g == 1:
         cols = reshape(transpose(unf, (0,) + sp + (1,) + kp), (n * p, c * kk))  # the im2col copy
-        y = dense(cols, reshape(weight, (o, c * kk)))  # (N*P, O)
+        y = dense(cols, reshape(weight, (o, c * kk)), bias)  # (N*P, O), bias added in place
+        bias = None
         y = transpose(reshape(y, (n,) + out + (o,)), (0, nd + 1) + tuple(range(1, nd + 1)))
     else:
         u = reshape(unf, (n, g, cg) + tuple(unf.shape[2:]))
