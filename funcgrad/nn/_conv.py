@@ -83,7 +83,7 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, nd, fname):
         )
     if bias is not None and tuple(bias.shape) != (o,):
         raise ValueError(f"{fname}: bias must have shape ({o},), got {tuple(bias.shape)}")
-    if any(o < 1 for o in window_out_sizes(x.shape[2:], kernel, stride, pad, dilation)):
+    if any(size < 1 for size in window_out_sizes(x.shape[2:], kernel, stride, pad, dilation)):
         raise ValueError(f"{fname}: the kernel {kernel} (dilation {dilation}) is larger than the input "
                          f"{tuple(x.shape[2:])} padded by {tuple(p[0] for p in pad)}")
     unf = unfold(x, kernel, stride, pad, dilation)  # (N, C, *out, *kernel): a view
