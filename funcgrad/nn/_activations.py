@@ -14,6 +14,7 @@ from .. import numpy as fnp
 from .. import random as _random
 from ..core import Array, Tracer
 from ..primitives.dense import dense
+from ..primitives.special import erf
 from ..transforms import stop_gradient
 
 __all__ = [
@@ -69,13 +70,6 @@ def elu(x, alpha=1.0):
     return fnp.where(x > 0, x, alpha * fnp.expm1(neg))
 
 
-def _erf(x):
-    erf = getattr(fnp, "erf", None)
-    if erf is None:
-        raise TypeError("gelu(approximate='none') needs funcgrad.numpy.erf; use approximate='tanh'")
-    return erf(x)
-
-
 def gelu(x, approximate="none"):
     """x * Phi(x); ``approximate='tanh'``: PyTorch's tanh approximation."""
     x = _arr(x)
@@ -84,7 +78,7 @@ def gelu(x, approximate="none"):
         return 0.5 * x * (1.0 + fnp.tanh(c * (x + 0.044715 * x * x * x)))
     if approximate != "none":
         raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
-    return 0.5 * x * (1.0 + _erf(x * (1.0 / math.sqrt(2.0))))
+    return 0.5 * x * (1.0 + erf(x * (1.0 / math.sqrt(2.0))))
 
 
 def sigmoid(x):

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
-from ._batching import to_front
+from ._batching import leading_axis_rule
 
 
 def _xp(x):
@@ -85,6 +85,9 @@ unfold_p.defjvp(lambda t, ans, x, kernel, stride, padding, dilation, pad_value:
                 unfold(t, kernel, stride, padding, dilation))
 
 
+unfold_p.batch = leading_axis_rule(unfold_p)
+
+
 def unfold(x, kernel, stride, padding, dilation, pad_value=0.0):
     """Sliding windows of ``x`` (N, C, *spatial) as a (N, C, *out, *kernel) array (a view)."""
     return unfold_p.bind(x, kernel=tuple(kernel), stride=tuple(stride),
@@ -130,28 +133,11 @@ fold_p.defjvp(lambda t, ans, cols, spatial, kernel, stride, padding, dilation:
               fold(t, spatial, kernel, stride, padding, dilation))
 
 
+fold_p.batch = leading_axis_rule(fold_p)
+
+
 def fold(cols, spatial, kernel, stride, padding, dilation):
     """Sum (N, C, *out, *kernel) windows back into an (N, C, *spatial) array (col2im)."""
     return fold_p.bind(cols, spatial=tuple(int(s) for s in spatial), kernel=tuple(kernel),
                        stride=tuple(stride), padding=tuple(tuple(p) for p in padding),
                        dilation=tuple(dilation))
-
-
-# --- vmap: the batch axis joins the leading N axis ------------------------------------------
-
-def merged_batch_rule(bind_fn):
-    """Batching rule for ops on (N, C, ...) arrays whose examples are independent along N."""
-    def rule(args, dims, **params):
-        from .shape import reshape  # noqa: PLC0415
-
-        (x,), (d,) = args, dims
-        x = to_front(x, d)
-        b, n = x.shape[0], x.shape[1]
-        out = bind_fn(reshape(x, (b * n,) + tuple(x.shape[2:])), **params)
-        return reshape(out, (b, n) + tuple(out.shape[1:])), 0
-
-    return rule
-
-
-unfold_p.batch = merged_batch_rule(unfold_p.bind)
-fold_p.batch = merged_batch_rule(fold_p.bind)

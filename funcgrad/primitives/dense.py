@@ -77,7 +77,9 @@ def dense(x, w, b=None):
 def _dense_batch(args, dims):
     (x, w), (dx, dw) = args[:2], dims[:2]
     b, db = (args[2], dims[2]) if len(args) == 3 else (None, None)
-    if dw is None and db is None:  # one weight and bias: the batch is one more leading axis
+    if dw is None and db is None:  # one weight and bias: still one dense call
+        if dx < len(x.shape) - 1:
+            return dense(x, w, b), dx
         return dense(to_front(x, dx), w, b), 0
     n = batch_size(args, dims)
     x = at_front(x, dx, n)

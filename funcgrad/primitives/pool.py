@@ -18,7 +18,8 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Array, Primitive, ShapedArray
-from .conv import _check, _unfold_impl, fold, merged_batch_rule, unfold
+from ._batching import leading_axis_rule
+from .conv import _check, _unfold_impl, fold, unfold
 from .elementwise import convert, equal
 from .reduce import argmax, reduce_sum
 from .shape import reshape
@@ -65,7 +66,7 @@ def _max_pool_jvp(t, ans, x, kernel, stride, padding, dilation):
 max_pool_p = Primitive("max_pool", _max_pool_impl, _max_pool_abstract)
 max_pool_p.defvjp(_max_pool_vjp, saves_out=False)
 max_pool_p.defjvp(_max_pool_jvp)
-max_pool_p.batch = merged_batch_rule(max_pool_p.bind)
+max_pool_p.batch = leading_axis_rule(max_pool_p)
 
 
 def max_pool(x, kernel, stride, padding, dilation):
