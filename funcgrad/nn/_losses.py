@@ -178,6 +178,12 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     return (1 - label_smoothing) * nll + smooth * (label_smoothing / c)
 
 
+def _clamped_log(p):
+    """max(log(p), -100), without evaluating log(0) (no warning, finite gradients)."""
+    pos = p > 0
+    return fnp.where(pos, fnp.maximum(fnp.log(fnp.where(pos, p, 1.0)), -100.0), -100.0)
+
+
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     """-w [t log(x) + (1 - t) log(1 - x)], each log clamped at -100 (PyTorch)."""
     input, target = _pair(input, target, "binary_cross_entropy")
@@ -187,8 +193,8 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     if not isinstance(input, Tracer) and input.size:
         if float(fnp.min(input)) < 0 or float(fnp.max(input)) > 1:
             raise ValueError("binary_cross_entropy: all elements of input should be between 0 and 1")
-    log_x = fnp.maximum(fnp.log(input), -100.0)
-    log_1mx = fnp.maximum(fnp.log1p(-input), -100.0)
+    log_x = _clamped_log(input)
+    log_1mx = _clamped_log(1 - input)
     loss = -(target * log_x + (1 - target) * log_1mx)
     if weight is not None:
         loss = loss * weight
