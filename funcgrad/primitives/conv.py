@@ -23,6 +23,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import leading_axis_rule
 
 
 def _xp(x):
@@ -58,6 +59,7 @@ def _check(shape, kernel, stride, padding, dilation, what):
 
 def _unfold_impl(x, kernel, stride, padding, dilation, pad_value):
     xp = _xp(x)
+    _check(x.shape, kernel, stride, padding, dilation, "unfold")
     if any(lo or hi for lo, hi in padding):
         x = xp.pad(x, ((0, 0), (0, 0)) + tuple(padding), constant_values=pad_value)
     out = window_out_sizes(x.shape[2:], kernel, stride, ((0, 0),) * len(kernel), dilation)
@@ -81,6 +83,9 @@ unfold_p.defvjp(
 # the padding is a constant: its tangent is 0 whatever pad_value is
 unfold_p.defjvp(lambda t, ans, x, kernel, stride, padding, dilation, pad_value:
                 unfold(t, kernel, stride, padding, dilation))
+
+
+unfold_p.batch = leading_axis_rule(unfold_p)
 
 
 def unfold(x, kernel, stride, padding, dilation, pad_value=0.0):
@@ -126,6 +131,9 @@ fold_p.defvjp(
 )
 fold_p.defjvp(lambda t, ans, cols, spatial, kernel, stride, padding, dilation:
               fold(t, spatial, kernel, stride, padding, dilation))
+
+
+fold_p.batch = leading_axis_rule(fold_p)
 
 
 def fold(cols, spatial, kernel, stride, padding, dilation):
