@@ -1,0 +1,432 @@
+"""The backward engine: backward() and autograd.grad() over grad_fn nodes.
+
+Nodes run in dependency order (a node runs once every consumer of its outputs
+has sent its gradient).  A node applies its primitive's own vjp rules, and
+:func:`funcgrad.transforms.reverse.fit_cotangent` undoes broadcasting and
+casts to the input's dtype.  Without ``create_graph`` the rules run on plain
+Arrays (nothing records); with it, on Tensors in grad mode, so the backward
+pass is itself recorded and can be differentiated again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import Array, Zero, missing_rule
+from ..primitives.elementwise import add
+from ..transforms.reverse import fit_cotangent
+from .grad_mode import STATE
+from .graph import AccumulateGrad, Node, edge_of
+from .tensor import Tensor, wrap
+
+__all__ = ["backward", "grad", "call_node"]
+
+_new = object.__new__
+
+SECOND_TIME = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+
+def _arr(buf):
+    a = _new(Array)
+    a._value = buf
+    return a
+
+
+def _unpack(node, create_graph):
+    """The node's saved arguments and output, checked against their versions."""
+    args = node.args
+    if args is None:
+        raise RuntimeError(SECOND_TIME)
+    vers = node.vers
+    if vers is not None:
+        for i, v in enumerate(vers):
+            if v is not None:
+                t = args[i]
+                if t._vc[0] != v:
+                    raise RuntimeError(_modified(node, t, v, i))
+        if not create_graph:
+            args = [_arr(a._value) if isinstance(a, Tensor) else a for a in args]
+    if not node.prim.saves_out:
+        return args, node
+    if node.out_vc[0] != node.out_ver:
+        t = wrap(node.out) if not node.outs else wrap(node.out[0])
+        t.grad_fn, t._vc = node, node.out_vc
+        raise RuntimeError(_modified(node, t, node.out_ver, "output"))
+    out = node.out
+    if node.prim.multiple_results:
+        ans = tuple(_saved_out(node, o, k, create_graph) for k, o in enumerate(out))
+    else:
+        ans = _saved_out(node, out, 0, create_graph)
+    return args, ans
+
+
+def _saved_out(node, buf, k, create_graph):
+    if not create_graph:
+        return _arr(buf)
+    t = wrap(buf)
+    t.grad_fn = node
+    t._output_nr = k
+    t._vc = node.out_vc
+    return t
+
+
+def _modified(node, t, v, i):
+    owner = t.grad_fn.name() if isinstance(t, Tensor) and t.grad_fn is not None else None
+    what = f", which is output {t._output_nr} of {owner}," if owner else ""
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [torch.{t.dtype.legacy} {list(t.shape)}]{what} is at version {t._version}; "
+        f"expected version {v} instead. Hint: the backtrace further above can point to the operation "
+        "that failed to compute its gradient (enable torch.autograd.set_detect_anomaly(True)). "
+        f"The variable in question was changed in there or anywhere later (saved by {node.name()})."
+    )
+
+
+def call_node(node, grads, create_graph, release):
+    """Gradients (Arrays or Tensors, None for none) for each of the node's edges."""
+    prim = node.prim
+    if prim is None:  # a custom Function (or another Python-level node)
+        return node.run(grads, create_graph, release)
+    args, ans = _unpack(node, create_graph)
+    params = node.params
+    if prim.multiple_results:
+        g = tuple(Zero(o) if x is None else x for x, o in zip(grads, node.outs))
+    else:
+        g = grads[0]
+    edges = node.edges
+    res = [None] * len(edges)
+    try:
+        if not (prim.vjps or prim.vjp_all):
+            if prim.zero_derivative:
+                return res
+            raise missing_rule(prim, "vjp", transform="funcgrad.compat backward")
+        if prim.vjp_all is not None:
+            outs = prim.vjp_all(g, ans, *args, **params)
+            for i, e in enumerate(edges):
+                c = outs[i]
+                if e is not None and c is not None and type(c) is not Zero:
+                    shape, dtype = e[0].out_meta(e[1])
+                    res[i] = fit_cotangent(c, shape, dtype, prim, i)
+        else:
+            rules = prim.vjps
+            for i, e in enumerate(edges):
+                if e is None:
+                    continue
+                rule = rules[i] if i < len(rules) else None
+                if rule is None:
+                    if prim.zero_derivative:
+                        continue
+                    raise missing_rule(prim, "vjp", i, "funcgrad.compat backward")
+                c = rule(g, ans, *args, **params)
+                shape, dtype = e[0].out_meta(e[1])
+                if tuple(c.shape) != shape or c.dtype != dtype:
+                    c = fit_cotangent(c, shape, dtype, prim, i)
+                res[i] = c
+    finally:
+        if release and node.saved_any:
+            node.args = node.out = None
+    return res
+
+
+def _as_grad(x, create_graph):
+    """Engine-internal gradient value -> a Tensor for hooks and .grad."""
+    if isinstance(x, Tensor):
+        return x if create_graph else wrap(x._value)
+    return wrap(x._value)
+
+
+def _internal(t, create_graph):
+    """A Tensor a hook returned -> the engine's representation."""
+    if create_graph:
+        return t
+    return _arr(t._value)
+
+
+def _run_hooks(hooks, g, create_graph):
+    for h in list(hooks):
+        new = h(_as_grad(g, create_graph))
+        if new is not None:
+            if not isinstance(new, Tensor):
+                raise TypeError(f"a tensor hook must return a Tensor or None, got {type(new).__name__}")
+            g = _internal(new, create_graph)
+    return g
+
+
+def _collect(roots):
+    """Dependency counts of every node reachable from the roots."""
+    deps = {}
+    seen = set()
+    stack = [r for r in roots]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        for e in n.edges:
+            if e is not None:
+                m = e[0]
+                deps[m] = deps.get(m, 0) + 1
+                stack.append(m)
+    return deps
+
+
+def _needed(roots, targets):
+    """Nodes from which a target node can be reached (the ones worth running)."""
+    memo = {}
+
+    def visit(n):
+        k = id(n)
+        if k in memo:
+            return memo[k]
+        memo[k] = False
+        r = n in targets
+        for e in n.edges:
+            if e is not None and visit(e[0]):
+                r = True
+        memo[k] = r
+        return r
+
+    import sys  # noqa: PLC0415
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 100000))
+    try:
+        for n in roots:
+            visit(n)
+    finally:
+        sys.setrecursionlimit(old)
+    return {k for k, v in memo.items() if v}
+
+
+def execute(roots, seeds, retain_graph, create_graph, capture=None, accumulate=True):
+    """Run the graph from ``roots`` (list of (node, nr)) seeded with ``seeds``.
+
+    ``capture``: {(node, nr): slot} gradients to return instead of accumulating
+    (autograd.grad); leaves' AccumulateGrad nodes add into ``.grad`` when
+    ``accumulate``.
+    """
+    grads = {}  # node -> list of per-output gradients
+    for (n, nr), s in zip(roots, seeds):
+        lst = grads.setdefault(n, [None] * (len(n.outs) if n.outs else 1))
+        lst[nr] = s if lst[nr] is None else add(lst[nr], s)
+    root_nodes = list(dict.fromkeys(n for n, _ in roots))
+    deps = _collect(root_nodes)
+    needed = None
+    if capture is not None:
+        needed = _needed(root_nodes, {k[0] for k in capture})
+    captured = {}
+    ready = [n for n in root_nodes if deps.get(n, 0) == 0]
+    prev_mode = STATE.enabled
+    STATE.enabled = create_graph
+    try:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            while ready:
+                node = ready.pop()
+                gs = grads.pop(node, None)
+                if gs is not None:
+                    gs = _pre(node, gs, create_graph, capture, captured)
+                if isinstance(node, AccumulateGrad):
+                    if gs is not None and gs[0] is not None and accumulate and (capture is None):
+                        _accumulate(node.variable, gs[0], create_graph)
+                    continue
+                if gs is not None and any(g is not None for g in gs) and (needed is None or id(node) in needed):
+                    outs = call_node(node, gs, create_graph, not retain_graph)
+                    if STATE.anomaly:
+                        _check_nan(node, outs)
+                    if node.hooks:
+                        for h in node.hooks:
+                            r = h(tuple(None if o is None else _as_grad(o, create_graph) for o in outs),
+                                  tuple(None if g is None else _as_grad(g, create_graph) for g in gs))
+                            if r is not None:
+                                outs = [None if o is None else _internal(o, create_graph) for o in r]
+                elif gs is None or needed is not None:
+                    outs = [None] * len(node.edges)
+                    if not retain_graph and node.saved_any and needed is None:
+                        node.args = node.out = None
+                else:
+                    outs = [None] * len(node.edges)
+                for e, c in zip(node.edges, outs):
+                    if e is None:
+                        continue
+                    m, nr = e
+                    if c is not None:
+                        lst = grads.get(m)
+                        if lst is None:
+                            lst = grads[m] = [None] * (len(m.outs) if m.outs else 1)
+                        lst[nr] = c if lst[nr] is None else add(lst[nr], c)
+                    d = deps[m] - 1
+                    deps[m] = d
+                    if d == 0:
+                        ready.append(m)
+    finally:
+        STATE.enabled = prev_mode
+    return captured
+
+
+def _pre(node, gs, create_graph, capture, captured):
+    """Tensor hooks, retain_grad and captures on a node's incoming gradients."""
+    if isinstance(node, AccumulateGrad):
+        v = node.variable
+        if v._hooks and gs[0] is not None:
+            gs[0] = _run_hooks(v._hooks, gs[0], create_graph)
+    else:
+        if node.pre_hooks:
+            for nr, hooks in node.pre_hooks.items():
+                if gs[nr] is not None and hooks:
+                    gs[nr] = _run_hooks(hooks, gs[nr], create_graph)
+        if node.retains:
+            for nr, ref in node.retains.items():
+                t = ref()
+                if t is not None and gs[nr] is not None and capture is None:
+                    g = _as_grad(gs[nr], create_graph)
+                    t._grad = g if t._grad is None else _sum_grad(t._grad, g, create_graph)
+    if capture is not None:
+        for nr in range(len(gs)):
+            k = (node, nr)
+            if k in capture and gs[nr] is not None:
+                captured[k] = gs[nr]
+    return gs
+
+
+def _sum_grad(old, new, create_graph):
+    if create_graph or old.grad_fn is not None or new.grad_fn is not None:
+        return old + new
+    return wrap(old._value + new._value)
+
+
+def _accumulate(v, g, create_graph):
+    g = _as_grad(g, create_graph)
+    old = v._grad
+    if old is None:
+        if not create_graph:
+            g = wrap(np.array(g._value, copy=True) if not g._value.flags.owndata else g._value)
+        v._grad = g
+    elif create_graph or old.grad_fn is not None or g.grad_fn is not None:
+        v._grad = old + g
+    else:
+        np.add(old._value, g._value, out=old._value, casting="unsafe")
+        old._bump()
+
+
+def _check_nan(node, outs):
+    for i, o in enumerate(outs):
+        if o is not None:
+            buf = o._value
+            if np.isnan(buf).any():
+                where = f"\nThe forward operation was created at:\n{node.anomaly}" if node.anomaly else ""
+                raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.{where}")
+
+
+def _seed(t, g, create_graph):
+    if g is None:
+        if t._value.size != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        if t._value.dtype.kind not in "fc":
+            raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
+        buf = np.ones_like(t._value)
+        return wrap(buf) if create_graph else _arr(buf)
+    if not isinstance(g, Tensor):
+        from .creation import tensor as _tensor  # noqa: PLC0415
+
+        g = _tensor(g, dtype=t.dtype)
+    if tuple(g.shape) != tuple(t.shape):
+        raise RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of {g.shape} and output[0] has a shape of {t.shape}.")
+    return g if create_graph else _arr(g._value)
+
+
+def _roots(tensors):
+    out = []
+    for i, t in enumerate(tensors):
+        e = edge_of(t)
+        if e is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        out.append(e)
+    return out
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None,
+             retain_variables=None, grad_variables=None):
+    if retain_variables is not None:
+        import warnings  # noqa: PLC0415
+
+        warnings.warn("'retain_variables' is deprecated: use 'retain_graph' instead", DeprecationWarning, stacklevel=3)
+        if retain_graph is None:
+            retain_graph = retain_variables
+    if grad_variables is not None:
+        import warnings  # noqa: PLC0415
+
+        warnings.warn("'grad_variables' is deprecated: use 'grad_tensors' instead", DeprecationWarning, stacklevel=3)
+        grad_tensors = grad_variables
+    if isinstance(tensors, Tensor):
+        tensors = [tensors]
+    tensors = list(tensors)
+    if grad_tensors is None or isinstance(grad_tensors, Tensor):
+        grad_tensors = [grad_tensors] * len(tensors) if grad_tensors is None else [grad_tensors]
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _roots(tensors)
+    seeds = [_seed(t, g, create_graph) for t, g in zip(tensors, grad_tensors)]
+    if inputs is not None:
+        inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        keys = {_input_key(t, i): t for i, t in enumerate(inputs)}
+        got = execute(roots, seeds, retain_graph, create_graph, capture=keys)
+        for k, t in keys.items():
+            g = got.get(k)
+            if g is not None:
+                if t.grad_fn is None:
+                    _accumulate(t, g, create_graph)
+                else:
+                    g = _as_grad(g, create_graph)
+                    t._grad = g if t._grad is None else _sum_grad(t._grad, g, create_graph)
+        return
+    execute(roots, seeds, retain_graph, create_graph)
+
+
+def _input_key(t, i):
+    if not isinstance(t, Tensor):
+        raise TypeError(f"inputs[{i}] must be a Tensor, got {type(t).__name__}")
+    e = edge_of(t)
+    if e is None:
+        raise RuntimeError("One of the differentiated Tensors does not require grad")
+    return e
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """Gradients of ``outputs`` with respect to ``inputs`` (a tuple), leaving ``.grad`` alone."""
+    single = isinstance(outputs, Tensor)
+    outputs = [outputs] if single else list(outputs)
+    one_input = isinstance(inputs, Tensor)
+    inputs = [inputs] if one_input else list(inputs)
+    if grad_outputs is None or isinstance(grad_outputs, Tensor):
+        grad_outputs = [grad_outputs] * len(outputs) if grad_outputs is None else [grad_outputs]
+    if retain_graph is None:
+        retain_graph = create_graph
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    roots = _roots(outputs)
+    seeds = [_seed(t, g, create_graph) for t, g in zip(outputs, grad_outputs)]
+    keys = [_input_key(t, i) for i, t in enumerate(inputs)]
+    got = execute(roots, seeds, retain_graph, create_graph, capture=set(keys), accumulate=False)
+    res = []
+    for i, (k, t) in enumerate(zip(keys, inputs)):
+        g = got.get(k)
+        if g is None:
+            if materialize_grads:
+                res.append(wrap(np.zeros_like(t._value)))
+                continue
+            if not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior.")
+            res.append(None)
+        else:
+            res.append(_as_grad(g, create_graph))
+    return tuple(res)
