@@ -33,6 +33,11 @@ class dtype:  # noqa: N801  (PyTorch's name)
         dtype._BY_NP[self.dtype] = self
 
     @property
+    def legacy_name(self):
+        """'Float', 'Long', ... as PyTorch's messages name dtypes."""
+        return self.legacy[:-len("Tensor")]
+
+    @property
     def is_floating_point(self):
         return self.dtype.kind == "f"
 
@@ -155,8 +160,19 @@ def is_complex(t):
 _CAT = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
 
+def np_promote(a, b):
+    """PyTorch's promote_types on numpy dtypes: int with float gives the float type (numpy would widen)."""
+    ka, kb = _CAT[a.kind], _CAT[b.kind]
+    if ka != kb and max(ka, kb) >= 2:
+        hi, lo = (a, b) if ka > kb else (b, a)
+        if hi.kind == "c" and lo.kind == "f":
+            return np.promote_types(hi, lo)
+        return hi
+    return np.promote_types(a, b)
+
+
 def promote_types(a, b):
-    return dtype._BY_NP[np.promote_types(as_dtype(a).dtype, as_dtype(b).dtype)]
+    return dtype._BY_NP[np_promote(as_dtype(a).dtype, as_dtype(b).dtype)]
 
 
 def _scalar_np(v):
@@ -183,7 +199,7 @@ def _combine(higher, lower):
     if hk == 2:
         return higher
     if hk == 0 or lk == 2:
-        return np.promote_types(higher, lower)
+        return np_promote(higher, lower)
     return higher
 
 
@@ -195,9 +211,9 @@ def result_np(*operands):
         if d is not None and hasattr(d, "ndim"):
             nd = d.dtype
             if d.ndim:
-                dim = nd if dim is None else np.promote_types(dim, nd)
+                dim = nd if dim is None else np_promote(dim, nd)
             else:
-                zero = nd if zero is None else np.promote_types(zero, nd)
+                zero = nd if zero is None else np_promote(zero, nd)
         else:
             nd = _scalar_np(o)
             if wrapped is None or _CAT[nd.kind] > _CAT[wrapped.kind]:

@@ -51,7 +51,7 @@ def write(x, new):
     xd = x._value.dtype
     if _CAT[nv.dtype.kind] > _CAT[xd.kind]:
         raise RuntimeError(f"result type {_LEGACY_NAME[nv.dtype.kind]} can't be cast to the desired output type "
-                           f"{dtypes.dtype._BY_NP[xd].name.title()}")
+                           f"{dtypes.dtype._BY_NP[xd].legacy_name}")
     if nv.shape != x._value.shape:
         try:
             b = np.broadcast_shapes(nv.shape, x._value.shape)

@@ -74,7 +74,8 @@ def slogdet(input):
     return _forward_only("slogdet", lambda a: tuple(np.linalg.slogdet(a)), input)
 
 
-_SVD = namedtuple("svd", ["U", "S", "V"])
+_SVD = type("svd", (namedtuple("svd", ["U", "S", "V"]),), {"__slots__": ()})
+_SVD.__repr__ = lambda self: "torch.return_types.svd(\n" + ",\n".join(f"{k}={v!r}" for k, v in zip(self._fields, self)) + ")"
 
 
 @op("svd")

@@ -130,7 +130,8 @@ op("neg", "negative")(_unary("negative", "neg", floats=False))
 op("abs", "absolute")(_unary("absolute", "abs", floats=False))
 op("square")(_unary("square", "square", floats=False))
 op("sign")(_unary("sign", "sign", floats=False))
-exp, log, sqrt, neg, sin, cos, tanh = (FUNCS[n] for n in ("exp", "log", "sqrt", "neg", "sin", "cos", "tanh"))
+exp, log, sqrt, neg, sin, cos, tanh, abs = (FUNCS[n] for n in ("exp", "log", "sqrt", "neg", "sin", "cos", "tanh", "abs"))  # noqa: A001
+mul = mul_
 
 
 def _composed(name, grad_name, fn):
@@ -300,7 +301,8 @@ OPERATORS = {
     "__add__": add_, "__radd__": _r(add_), "__sub__": sub_, "__rsub__": _r(sub_),
     "__mul__": mul_, "__rmul__": _r(mul_), "__truediv__": div, "__rtruediv__": _r(div),
     "__pow__": pow, "__rpow__": _r(pow), "__neg__": FUNCS["neg"], "__abs__": FUNCS["abs"],
-    "__pos__": lambda self: self, "__invert__": lambda self: logical_not(self) if self._value.dtype == np.bool_ else bitwise_not(self),
+    "__pos__": lambda self: self, "__matmul__": lambda self, other: FUNCS["matmul"](self, as_t(other)),
+    "__rmatmul__": lambda self, other: FUNCS["matmul"](as_t(other), self), "__invert__": lambda self: logical_not(self) if self._value.dtype == np.bool_ else bitwise_not(self),
     "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge, "__eq__": eq, "__ne__": ne,
     "__and__": FUNCS["bitwise_and"], "__or__": FUNCS["bitwise_or"], "__xor__": FUNCS["bitwise_xor"],
     "__rand__": _r(FUNCS["bitwise_and"]), "__ror__": _r(FUNCS["bitwise_or"]), "__rxor__": _r(FUNCS["bitwise_xor"]),

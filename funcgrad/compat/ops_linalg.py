@@ -145,7 +145,12 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 
 
 @op("diag")
-def diag(input, diagonal=0):
+def diag(input, diagonal=0):  # noqa: F811  (PyTorch's argument name shadows the function)
+    return _diag(input, diagonal)
+
+
+def _diag(input, offset):
+    diagonal = offset
     if input.dim() == 1:
         n = input.shape[0] + abs(diagonal)
         r, c = _diag_index((n, n), diagonal)
@@ -156,7 +161,7 @@ def diag(input, diagonal=0):
         return name_grad(apply(scatter_set_p, z, input, *arrays, template=template), "DiagEmbedBackward0")
     if input.dim() != 2:
         raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{input.dim()}D")
-    return diagonal(input, diagonal)
+    return FUNCS["diagonal"](input, offset)
 
 
 @op("diag_embed")

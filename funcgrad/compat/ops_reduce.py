@@ -24,8 +24,14 @@ _values_indices = {}
 
 def _vi(name):
     if name not in _values_indices:
-        _values_indices[name] = namedtuple(name, ["values", "indices"])
+        base = namedtuple(name, ["values", "indices"])
+        _values_indices[name] = type(name, (base,), {"__slots__": (), "__repr__": _rt_repr})
     return _values_indices[name]
+
+
+def _rt_repr(self):
+    body = ",\n".join(f"{k}={v!r}" for k, v in zip(self._fields, self))
+    return f"torch.return_types.{type(self).__name__}(\n{body})"
 
 
 def _axes(dim, nd):

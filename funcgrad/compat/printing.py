@@ -26,40 +26,54 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
     _OPTS["sci_mode"] = sci_mode
 
 
-def _float_formatter(host):
+def _summarized(host):
+    """The elements PyTorch shows (edge items only, for large tensors)."""
+    if host.size <= _OPTS["threshold"] or host.ndim == 0:
+        return host
+    e = _OPTS["edgeitems"]
+    for d in range(host.ndim):
+        if host.shape[d] > 2 * e:
+            host = np.concatenate([np.take(host, range(e), d), np.take(host, range(host.shape[d] - e, host.shape[d]), d)], d)
+    return host
+
+
+def _float_formatter(shown):
     p = _OPTS["precision"]
-    finite = host[np.isfinite(host)].astype(np.float64)
-    nz = np.abs(finite[finite != 0])
-    if finite.size == 0 or np.all(finite == np.round(finite)) and (nz.size == 0 or nz.max() < 1e8):
-        if _OPTS["sci_mode"]:
-            return lambda v: f"{v:.{p}e}"
-        return lambda v: f"{v:.0f}." if np.isfinite(v) else str(v).replace("inf", "inf")
+    vals = shown.astype(np.float64).ravel()
+    nzf = vals[np.isfinite(vals) & (vals != 0)]
+    int_mode = bool(np.all(nzf == np.ceil(nzf)))
     sci = _OPTS["sci_mode"]
-    if sci is None:
-        sci = nz.size > 0 and (nz.max() / nz.min() > 1000.0 or nz.max() > 1e8 or nz.min() < 1e-4)
+    if nzf.size:
+        big, small = np.abs(nzf).max(), np.abs(nzf).min()
+        if sci is None:
+            sci = big / small > 1000.0 or big > 1e8 or (not int_mode and small < 1e-4)
     if sci:
-        return lambda v: f"{v:.{p}e}" if np.isfinite(v) else str(v)
-    return lambda v: f"{v:.{p}f}" if np.isfinite(v) else str(v)
+        fmt = lambda v: f"{v:.{p}e}" if np.isfinite(v) else _special(v)  # noqa: E731
+    elif int_mode:
+        fmt = lambda v: f"{v:.0f}." if np.isfinite(v) else _special(v)  # noqa: E731
+    else:
+        fmt = lambda v: f"{v:.{p}f}" if np.isfinite(v) else _special(v)  # noqa: E731
+    width = max((len(fmt(v)) for v in nzf), default=1)
+    return fmt, width
+
+
+def _special(v):
+    return "nan" if np.isnan(v) else ("inf" if v > 0 else "-inf")
 
 
 def _body(host, indent):
-    if host.dtype.kind == "b":
+    shown = _summarized(host)
+    if host.dtype.kind in "biu":
         fmt = str
-    elif host.dtype.kind in "iu":
-        fmt = str
+        width = max((len(str(v)) for v in shown.ravel()), default=1)
     elif host.dtype.kind == "c":
         p = _OPTS["precision"]
         fmt = lambda v: f"{v.real:.{p}f}{v.imag:+.{p}f}j"  # noqa: E731
+        width = max((len(fmt(v)) for v in shown.ravel()), default=1)
     else:
-        fmt = _float_formatter(host)
-    summarize = host.size > _OPTS["threshold"]
-    sample = host
-    strs = [fmt(v) for v in (np.concatenate([host.ravel()[:1000]]) if not summarize else host.ravel()[:1000])]
-    width = max((len(s) for s in strs), default=1)
-    if summarize:
-        width = max(width, max(len(fmt(v)) for v in host.ravel()[-1000:]))
+        fmt, width = _float_formatter(shown)
     return np.array2string(
-        sample, max_line_width=_OPTS["linewidth"], separator=", ", prefix=" " * indent,
+        host, max_line_width=_OPTS["linewidth"], separator=", ", prefix=" " * indent,
         formatter={"all": lambda v: fmt(v).rjust(width)},
         threshold=_OPTS["threshold"] if np.isfinite(_OPTS["threshold"]) else np.inf,
         edgeitems=_OPTS["edgeitems"])

@@ -176,7 +176,7 @@ class Tensor(Tracer):
                 "var_no_grad = var.detach()."
             )
         if requires_grad and self._value.dtype.kind not in "fc":
-            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._req = bool(requires_grad)
         return self
 
