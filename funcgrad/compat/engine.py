@@ -10,6 +10,8 @@ pass is itself recorded and can be differentiated again.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..core import Array, Zero, missing_rule
@@ -77,6 +79,8 @@ def _saved_out(node, buf, k, create_graph):
 
 def _modified(node, t, v, i):
     owner = t.grad_fn.name() if isinstance(t, Tensor) and t.grad_fn is not None else None
+    if owner:
+        owner = re.sub(r"Backward\d*$", "", owner)
     what = f", which is output {t._output_nr} of {owner}," if owner else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
@@ -424,7 +428,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 continue
             if not allow_unused:
                 raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
                     "Set allow_unused=True if this is the desired behavior.")
             res.append(None)
         else:

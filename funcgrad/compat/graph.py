@@ -34,7 +34,7 @@ NAMES = {
     "getitem": "IndexBackward0", "broadcast_to": "ExpandBackward0", "where": "WhereBackward0",
     "concatenate": "CatBackward0", "convert_element_type": "ToCopyBackward0",
     "scatter_set": "IndexPutBackward0", "scatter_add": "IndexPutBackward0",
-    "logaddexp": "LogaddexpBackward0", "device_put": "ToCopyBackward0",
+    "logaddexp": "LogaddexpBackward0", "device_put": "ToCopyBackward0", "safe_mul": "MulBackward0",
 }
 
 

@@ -32,7 +32,7 @@ for _n in _NAMES:
 
 def _idiv(self, other):
     if self._value.dtype.kind in "biu":
-        raise RuntimeError(f"result type Float can't be cast to the desired output type {self.dtype.name.title()}")
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {self.dtype.legacy_name}")
     return METHODS["div_"](self, other)
 
 

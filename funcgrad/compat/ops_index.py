@@ -46,6 +46,12 @@ def getitem(self, idx):
     return name_grad(apply(getitem_p, self, *arrays, template=template), "IndexBackward0")
 
 
+def _check_leaf_view(x):
+    if x._req and x.grad_fn is None:  # x[idx] = v writes through a view of x
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    _check_leaf(x)
+
+
 def _np_index(idx):
     items = idx if isinstance(idx, tuple) else (idx,)
     out = tuple(it._value if isinstance(it, Tensor) else it for it in items)
@@ -57,13 +63,15 @@ def setitem(self, idx, value):
     _check_writable(self)
     if not STATE.enabled or not (self.requires_grad or (isinstance(value, Tensor) and value.requires_grad)):
         if STATE.enabled:
-            _check_leaf(self)
+            _check_leaf_view(self)
         v = value._value if isinstance(value, Tensor) else value
         if isinstance(value, Tensor) and dtypes._CAT[value._value.dtype.kind] > dtypes._CAT[self._value.dtype.kind]:
             v = v.astype(self._value.dtype)
         self._value[_np_index(idx)] = v
         self._bump()
         return
+    if STATE.enabled:
+        _check_leaf_view(self)
     template, arrays = parse_index(idx, self._value.ndim)
 
     def put(s, v):

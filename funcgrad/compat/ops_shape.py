@@ -252,6 +252,8 @@ def contiguous(self, memory_format=None):
 def clone(input, *, memory_format=None):
     if input.requires_grad:
         r = apply(convert_p, input, dtype=input._value.dtype)  # a copy (results own their storage)
+        if not r._value.flags.c_contiguous:
+            r._value = np.ascontiguousarray(r._value)
         return name_grad(r, "CloneBackward0")
     return wrap(np.array(input._value, copy=True, order="C"))
 

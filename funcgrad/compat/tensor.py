@@ -170,11 +170,11 @@ class Tensor(Tracer):
 
     def requires_grad_(self, requires_grad=True):
         if self.grad_fn is not None:
-            raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables. If you want to use a "
-                "computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach()."
-            )
+            msg = "you can only change requires_grad flags of leaf variables."
+            if not requires_grad:
+                msg += (" If you want to use a computed variable in a subgraph that doesn't require "
+                        "differentiation use var_no_grad = var.detach().")
+            raise RuntimeError(msg)
         if requires_grad and self._value.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._req = bool(requires_grad)
