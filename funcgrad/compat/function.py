@@ -12,7 +12,7 @@ import numpy as np
 
 from ..core import Array
 from .grad_mode import STATE
-from .graph import Node, edge_of
+from .graph import Node, _Aval, edge_of
 from .tensor import Tensor, wrap
 
 __all__ = ["Function", "FunctionCtx", "FunctionNode", "once_differentiable"]
@@ -209,10 +209,10 @@ class Function(metaclass=_FunctionMeta):
             node.edges = [edge_of(a) if isinstance(a, Tensor) else None for a in args]
             node.args = ()
             node.saved_any = False
-            node.outs = None
             node.out_metas = [(tuple(o.shape), o._value.dtype) if isinstance(o, Tensor) else ((), np.dtype(float))
                               for o in res]
             node.shape, node.dtype = node.out_metas[0]
+            node.outs = [_Aval(*m) for m in node.out_metas] if len(res) > 1 else None
             for k, o in enumerate(res):
                 if isinstance(o, Tensor) and id(o) not in ctx._non_diff and o._value.dtype.kind in "fc":
                     if o.grad_fn is None and o._req is False or o in ctx._dirty:

@@ -7,7 +7,6 @@ import warnings
 import numpy as np
 
 from ..engine import grad as _grad
-from ..grad_mode import no_grad
 from ..tensor import Tensor, wrap
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
@@ -31,12 +30,12 @@ def _numeric(fn, inputs, i, eps):
         raise GradcheckError("gradcheck expects contiguous inputs")
     for k in range(flat.size):
         orig = flat[k]
-        with no_grad():
-            flat[k] = orig + eps
-            plus = [o._value.astype(np.float64).ravel().copy() for o in _outputs(fn, inputs)]
-            flat[k] = orig - eps
-            minus = [o._value.astype(np.float64).ravel().copy() for o in _outputs(fn, inputs)]
-            flat[k] = orig
+        # the buffer is perturbed directly (no version bump): fn may use autograd itself
+        flat[k] = orig + eps
+        plus = [o._value.astype(np.float64).ravel().copy() for o in _outputs(fn, inputs)]
+        flat[k] = orig - eps
+        minus = [o._value.astype(np.float64).ravel().copy() for o in _outputs(fn, inputs)]
+        flat[k] = orig
         cols.append(np.concatenate([(p - m) / (2 * eps) for p, m in zip(plus, minus)]) if plus else np.zeros(0))
     rows = sum(o._value.size for o in outs)
     return np.stack(cols, axis=1) if cols else np.zeros((rows, 0))
