@@ -10,6 +10,7 @@ pass is itself recorded and can be differentiated again.
 
 from __future__ import annotations
 
+import heapq
 import re
 
 import numpy as np
@@ -18,7 +19,7 @@ from ..core import Array, Zero, missing_rule
 from ..primitives.elementwise import add
 from ..transforms.reverse import fit_cotangent
 from .grad_mode import STATE
-from .graph import AccumulateGrad, Node, edge_of
+from .graph import AccumulateGrad, edge_of
 from .tensor import Tensor, wrap
 
 __all__ = ["backward", "grad", "call_node"]
@@ -92,23 +93,29 @@ def _modified(node, t, v, i):
 
 
 def call_node(node, grads, create_graph, release):
-    """Gradients (Arrays or Tensors, None for none) for each of the node's edges."""
+    """Gradients (Arrays or Tensors, None for none) for each of the node's edges.
+
+    ``grads``: the gradient of the output (single-output nodes) or a list with
+    one entry per output (None where no gradient arrived).
+    """
     prim = node.prim
     if prim is None:  # a custom Function (or another Python-level node)
-        return node.run(grads, create_graph, release)
-    args, ans = _unpack(node, create_graph)
+        return node.run(grads if node.outs else [grads], create_graph, release)
+    args = node.args
+    if args is None:
+        raise RuntimeError(SECOND_TIME)
+    if node.vers is not None or prim.saves_out:
+        args, ans = _unpack(node, create_graph)
+    else:
+        ans = node
     params = node.params
     if prim.multiple_results:
         g = tuple(Zero(o) if x is None else x for x, o in zip(grads, node.outs))
     else:
-        g = grads[0]
+        g = grads
     edges = node.edges
     res = [None] * len(edges)
     try:
-        if not (prim.vjps or prim.vjp_all):
-            if prim.zero_derivative:
-                return res
-            raise missing_rule(prim, "vjp", transform="funcgrad.compat backward")
         if prim.vjp_all is not None:
             outs = prim.vjp_all(g, ans, *args, **params)
             for i, e in enumerate(edges):
@@ -118,17 +125,30 @@ def call_node(node, grads, create_graph, release):
                     res[i] = fit_cotangent(c, shape, dtype, prim, i)
         else:
             rules = prim.vjps
+            if rules is None:
+                if prim.zero_derivative:
+                    return res
+                raise missing_rule(prim, "vjp", transform="funcgrad.compat backward")
+            nr = len(rules)
             for i, e in enumerate(edges):
                 if e is None:
                     continue
-                rule = rules[i] if i < len(rules) else None
+                rule = rules[i] if i < nr else None
                 if rule is None:
                     if prim.zero_derivative:
                         continue
                     raise missing_rule(prim, "vjp", i, "funcgrad.compat backward")
                 c = rule(g, ans, *args, **params)
-                shape, dtype = e[0].out_meta(e[1])
-                if tuple(c.shape) != shape or c.dtype != dtype:
+                m, k = e
+                if k == 0 and m.outs is None:
+                    shape, dtype = m.shape, m.dtype
+                else:
+                    shape, dtype = m.out_meta(k)
+                if type(c) is Array:
+                    v = c._value
+                    if v.shape != shape or v.dtype != dtype:
+                        c = fit_cotangent(c, shape, dtype, prim, i)
+                elif tuple(c.shape) != shape or c.dtype != dtype:
                     c = fit_cotangent(c, shape, dtype, prim, i)
                 res[i] = c
     finally:
@@ -161,140 +181,124 @@ def _run_hooks(hooks, g, create_graph):
     return g
 
 
-def _collect(roots):
-    """Dependency counts of every node reachable from the roots."""
-    deps = {}
-    seen = set()
-    stack = [r for r in roots]
-    while stack:
-        n = stack.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
-        for e in n.edges:
-            if e is not None:
-                m = e[0]
-                deps[m] = deps.get(m, 0) + 1
-                stack.append(m)
-    return deps
-
-
 def _needed(roots, targets):
     """Nodes from which a target node can be reached (the ones worth running)."""
     memo = {}
-
-    def visit(n):
-        k = id(n)
-        if k in memo:
-            return memo[k]
-        memo[k] = False
-        r = n in targets
+    order = []
+    stack = list(roots)
+    while stack:  # iterative DFS: post-order list of reachable nodes
+        n = stack.pop()
+        if n in memo:
+            continue
+        memo[n] = False
+        order.append(n)
         for e in n.edges:
-            if e is not None and visit(e[0]):
-                r = True
-        memo[k] = r
-        return r
-
-    import sys  # noqa: PLC0415
-
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 100000))
-    try:
-        for n in roots:
-            visit(n)
-    finally:
-        sys.setrecursionlimit(old)
-    return {k for k, v in memo.items() if v}
+            if e is not None and e[0] not in memo:
+                stack.append(e[0])
+    for n in sorted(order, key=lambda m: m.seq):  # inputs before consumers
+        memo[n] = n in targets or any(e is not None and memo.get(e[0]) for e in n.edges)
+    return {n for n, v in memo.items() if v}
 
 
 def execute(roots, seeds, retain_graph, create_graph, capture=None, accumulate=True):
     """Run the graph from ``roots`` (list of (node, nr)) seeded with ``seeds``.
 
-    ``capture``: {(node, nr): slot} gradients to return instead of accumulating
-    (autograd.grad); leaves' AccumulateGrad nodes add into ``.grad`` when
-    ``accumulate``.
+    Nodes run in decreasing creation order (``seq``), a reverse topological
+    order, from a heap of the nodes that received a gradient.  ``capture``:
+    {(node, nr)} whose gradients are returned instead of accumulated
+    (autograd.grad); AccumulateGrad nodes add into ``.grad`` when ``accumulate``.
     """
-    grads = {}  # node -> list of per-output gradients
+    grads = {}
+    heap = []
     for (n, nr), s in zip(roots, seeds):
-        lst = grads.setdefault(n, [None] * (len(n.outs) if n.outs else 1))
-        lst[nr] = s if lst[nr] is None else add(lst[nr], s)
-    root_nodes = list(dict.fromkeys(n for n, _ in roots))
-    deps = _collect(root_nodes)
+        _send(grads, heap, n, nr, s)
     needed = None
     if capture is not None:
-        needed = _needed(root_nodes, {k[0] for k in capture})
+        needed = _needed(list(dict.fromkeys(n for n, _ in roots)), {k[0] for k in capture})
     captured = {}
-    ready = [n for n in root_nodes if deps.get(n, 0) == 0]
     prev_mode = STATE.enabled
     STATE.enabled = create_graph
+    release = not retain_graph
+    pop = heapq.heappop
     try:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            while ready:
-                node = ready.pop()
-                gs = grads.pop(node, None)
-                if gs is not None:
+            while heap:
+                node = pop(heap)[1]
+                gs = grads.pop(node)
+                if node.pre_hooks or node.retains or capture is not None or type(node) is AccumulateGrad:
                     gs = _pre(node, gs, create_graph, capture, captured)
-                if isinstance(node, AccumulateGrad):
-                    if gs is not None and gs[0] is not None and accumulate and (capture is None):
-                        _accumulate(node.variable, gs[0], create_graph)
-                    continue
-                if gs is not None and any(g is not None for g in gs) and (needed is None or id(node) in needed):
-                    outs = call_node(node, gs, create_graph, not retain_graph)
-                    if STATE.anomaly:
-                        _check_nan(node, outs)
-                    if node.hooks:
-                        for h in node.hooks:
-                            r = h(tuple(None if o is None else _as_grad(o, create_graph) for o in outs),
-                                  tuple(None if g is None else _as_grad(g, create_graph) for g in gs))
-                            if r is not None:
-                                outs = [None if o is None else _internal(o, create_graph) for o in r]
-                elif gs is None or needed is not None:
-                    outs = [None] * len(node.edges)
-                    if not retain_graph and node.saved_any and needed is None:
-                        node.args = node.out = None
-                else:
-                    outs = [None] * len(node.edges)
-                for e, c in zip(node.edges, outs):
-                    if e is None:
+                    if type(node) is AccumulateGrad:
+                        if gs is not None and accumulate and capture is None:
+                            _accumulate(node.variable, gs, create_graph)
                         continue
-                    m, nr = e
+                    if needed is not None and node not in needed:
+                        continue
+                outs = call_node(node, gs, create_graph, release)
+                if STATE.anomaly:
+                    _check_nan(node, outs)
+                if node.hooks:
+                    outs = _node_hooks(node, outs, gs, create_graph)
+                for e, c in zip(node.edges, outs):
                     if c is not None:
-                        lst = grads.get(m)
-                        if lst is None:
-                            lst = grads[m] = [None] * (len(m.outs) if m.outs else 1)
-                        lst[nr] = c if lst[nr] is None else add(lst[nr], c)
-                    d = deps[m] - 1
-                    deps[m] = d
-                    if d == 0:
-                        ready.append(m)
+                        _send(grads, heap, e[0], e[1], c)
     finally:
         STATE.enabled = prev_mode
     return captured
 
 
+def _send(grads, heap, m, nr, c):
+    """Add gradient ``c`` for output ``nr`` of node ``m``; schedule m when it first receives one."""
+    if m.outs is None:
+        prev = grads.get(m)
+        if prev is None:
+            grads[m] = c
+            heapq.heappush(heap, (-m.seq, m))
+        else:
+            grads[m] = add(prev, c)
+        return
+    lst = grads.get(m)
+    if lst is None:
+        lst = grads[m] = [None] * len(m.outs)
+        heapq.heappush(heap, (-m.seq, m))
+    lst[nr] = c if lst[nr] is None else add(lst[nr], c)
+
+
+def _node_hooks(node, outs, gs, create_graph):
+    gl = gs if node.outs else [gs]
+    for h in node.hooks:
+        r = h(tuple(None if o is None else _as_grad(o, create_graph) for o in outs),
+              tuple(None if g is None else _as_grad(g, create_graph) for g in gl))
+        if r is not None:
+            r = (r,) if isinstance(r, Tensor) else r
+            outs = [None if o is None else _internal(o, create_graph) for o in r]
+    return outs
+
+
 def _pre(node, gs, create_graph, capture, captured):
-    """Tensor hooks, retain_grad and captures on a node's incoming gradients."""
-    if isinstance(node, AccumulateGrad):
+    """Tensor hooks, retain_grad and captures on a node's incoming gradient(s)."""
+    single = node.outs is None
+    gl = [gs] if single else gs
+    if type(node) is AccumulateGrad:
         v = node.variable
-        if v._hooks and gs[0] is not None:
-            gs[0] = _run_hooks(v._hooks, gs[0], create_graph)
+        if v._hooks and gl[0] is not None:
+            gl[0] = _run_hooks(v._hooks, gl[0], create_graph)
     else:
         if node.pre_hooks:
             for nr, hooks in node.pre_hooks.items():
-                if gs[nr] is not None and hooks:
-                    gs[nr] = _run_hooks(hooks, gs[nr], create_graph)
+                if gl[nr] is not None and hooks:
+                    gl[nr] = _run_hooks(hooks, gl[nr], create_graph)
         if node.retains:
             for nr, ref in node.retains.items():
                 t = ref()
-                if t is not None and gs[nr] is not None and capture is None:
-                    g = _as_grad(gs[nr], create_graph)
+                if t is not None and gl[nr] is not None and capture is None:
+                    g = _as_grad(gl[nr], create_graph)
                     t._grad = g if t._grad is None else _sum_grad(t._grad, g, create_graph)
     if capture is not None:
-        for nr in range(len(gs)):
+        for nr in range(len(gl)):
             k = (node, nr)
-            if k in capture and gs[nr] is not None:
-                captured[k] = gs[nr]
-    return gs
+            if k in capture and gl[nr] is not None:
+                captured[k] = gl[nr]
+    return gl[0] if single else gl
 
 
 def _sum_grad(old, new, create_graph):

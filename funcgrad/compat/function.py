@@ -12,7 +12,7 @@ import numpy as np
 
 from ..core import Array
 from .grad_mode import STATE
-from .graph import Node, _Aval, edge_of
+from .graph import _SEQ, Node, _Aval, edge_of
 from .tensor import Tensor, wrap
 
 __all__ = ["Function", "FunctionCtx", "FunctionNode", "once_differentiable"]
@@ -71,8 +71,6 @@ class FunctionCtx:
 
 class FunctionNode(Node):
     """The grad_fn of a custom Function's outputs."""
-
-    __slots__ = ("fn_cls", "ctx", "n_out", "out_metas")
 
     def name(self):
         return self.fn_cls.__name__ + "Backward"
@@ -202,7 +200,7 @@ class Function(metaclass=_FunctionMeta):
             res.append(o)
         if record:
             node = object.__new__(FunctionNode)
-            Node.__init__(node)
+            node.seq = next(_SEQ)
             node.prim = None
             node.fn_cls = cls
             node.ctx = ctx

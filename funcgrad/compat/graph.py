@@ -11,6 +11,8 @@ each saved tensor, so modifying one in place is caught at backward.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ..core import ALL_ARGS, Array, Trace, _impl_error
@@ -20,6 +22,8 @@ from .tensor import Tensor, TENSOR_TYPES, wrap
 __all__ = ["TRACE", "Node", "AccumulateGrad", "record"]
 
 _new = object.__new__
+_SEQ = itertools.count(1)
+_ACC_SEQ = itertools.count(1)
 
 # primitive name -> PyTorch's grad_fn name
 NAMES = {
@@ -60,20 +64,21 @@ class Node:
     ``edges[i]`` is ``(node, output_nr)`` for argument i when it requires grad
     (the argument's grad_fn, or the AccumulateGrad of a leaf), else None.
     ``shape``/``dtype`` describe output 0 (a node is the aval-like stand-in of
-    an unsaved argument, as in the core's reverse mode).
+    an unsaved argument, as in the core's reverse mode).  ``seq`` orders nodes
+    by creation: the engine runs them in decreasing ``seq``, a reverse
+    topological order.  Rarely-set attributes have class-level defaults.
     """
 
-    __slots__ = ("prim", "params", "args", "vers", "edges", "out", "out_vc", "shape", "dtype",
-                 "outs", "out_ver", "name_", "pre_hooks", "retains", "hooks", "saved_any", "anomaly",
-                 "metadata_", "__weakref__")
-
-    def __init__(self):
-        self.name_ = None
-        self.pre_hooks = None
-        self.retains = None
-        self.hooks = None
-        self.anomaly = None
-        self.metadata_ = None
+    name_ = None
+    pre_hooks = None
+    retains = None
+    hooks = None
+    anomaly = None
+    metadata_ = None
+    outs = None
+    vers = None
+    out = None
+    saved_any = False
 
     def name(self):
         if self.name_ is not None:
@@ -124,7 +129,8 @@ class Node:
         from .engine import call_node  # noqa: PLC0415
 
         gs = [g._value if isinstance(g, Tensor) else np.asarray(g) for g in grads]
-        res = call_node(self, [wrap(np.asarray(g)) for g in gs], False, True)
+        gl = [wrap(np.asarray(g)) for g in gs]
+        res = call_node(self, gl[0] if self.outs is None else gl, False, True)
         out = tuple(None if r is None else wrap(np.asarray(_buf(r))) for r in res)
         return out[0] if len(out) == 1 else out
 
@@ -141,10 +147,8 @@ def _buf(x):
 class AccumulateGrad(Node):
     """The grad_fn-like sink of a leaf that requires grad: adds into ``.grad``."""
 
-    __slots__ = ("variable",)
-
     def __init__(self, variable):
-        super().__init__()
+        self.seq = -next(_ACC_SEQ)  # leaves run after every node that feeds them
         self.variable = variable
         self.prim = None
         self.edges = ()
@@ -235,22 +239,28 @@ def record(prim, args, params, view_of=None):
     elif out.dtype.kind not in "fc":
         return r
     node = _new(Node)
-    node.name_ = node.pre_hooks = node.retains = node.hooks = node.metadata_ = None
-    node.anomaly = _anomaly_trace() if STATE.anomaly else None
+    node.seq = next(_SEQ)
+    if STATE.anomaly:
+        node.anomaly = _anomaly_trace()
     node.prim = prim
     node.params = params
-    edges = []
-    saved = list(args)
-    vers = None
-    saved_any = False
     unsaved = prim.unsaved
+    edges = []
+    vers = None
+    saved = args if not unsaved else list(args)
     n = len(args)
     for i in range(n):
         a = args[i]
         if type(a) in TENSOR_TYPES:
-            e = edge_of(a)
+            fn = a.grad_fn
+            if fn is not None:
+                e = (fn, a._output_nr)
+            elif a._req:
+                e = (_accumulator(a), 0)
+            else:
+                e = None
             edges.append(e)
-            if unsaved is ALL_ARGS or i in unsaved:
+            if unsaved and (unsaved is ALL_ARGS or i in unsaved):
                 saved[i] = e[0] if (e is not None and e[1] == 0) else _Aval(a._value.shape, a._value.dtype)
             else:
                 vc = a._vc
@@ -259,14 +269,15 @@ def record(prim, args, params, view_of=None):
                 if vers is None:
                     vers = [None] * n
                 vers[i] = vc[0]
-                saved_any = True
         else:
             edges.append(None)
-            if unsaved is ALL_ARGS or i in unsaved:
+            if unsaved and (unsaved is ALL_ARGS or i in unsaved):
                 saved[i] = _const_aval(a)
     node.args = saved
-    node.vers = vers
     node.edges = edges
+    saved_any = vers is not None
+    if vers is not None:
+        node.vers = vers
     if prim.multiple_results:
         node.shape, node.dtype = outs[0].shape, outs[0].dtype
         node.outs = [_Aval(o.shape, o.dtype) for o in outs]
@@ -281,16 +292,14 @@ def record(prim, args, params, view_of=None):
         return tuple(res)
     node.shape = out.shape
     node.dtype = out.dtype
-    node.outs = None
     if prim.saves_out:
         node.out = out
-        if r._vc is None:
-            r._vc = [0]
-        node.out_vc = r._vc
-        node.out_ver = r._vc[0]
+        vc = r._vc
+        if vc is None:
+            vc = r._vc = [0]
+        node.out_vc = vc
+        node.out_ver = vc[0]
         saved_any = True
-    else:
-        node.out = None
     node.saved_any = saved_any
     r.grad_fn = node
     return r
