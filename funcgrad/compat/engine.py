@@ -40,34 +40,6 @@ def _arr(buf):
     return a
 
 
-def _unpack(node, create_graph):
-    """The node's saved arguments and output, checked against their versions."""
-    args = node.args
-    if args is None:
-        raise RuntimeError(SECOND_TIME)
-    vers = node.vers
-    if vers is not None:
-        for i, v in enumerate(vers):
-            if v is not None:
-                t = args[i]
-                if t._vc[0] != v:
-                    raise RuntimeError(_modified(node, t, v, i))
-        if not create_graph:
-            args = [_arr(a._value) if isinstance(a, Tensor) else a for a in args]
-    if not node.prim.saves_out:
-        return args, node
-    if node.out_vc[0] != node.out_ver:
-        t = wrap(node.out) if not node.outs else wrap(node.out[0])
-        t.grad_fn, t._vc = node, node.out_vc
-        raise RuntimeError(_modified(node, t, node.out_ver, "output"))
-    out = node.out
-    if node.prim.multiple_results:
-        ans = tuple(_saved_out(node, o, k, create_graph) for k, o in enumerate(out))
-    else:
-        ans = _saved_out(node, out, 0, create_graph)
-    return args, ans
-
-
 def _saved_out(node, buf, k, create_graph):
     if not create_graph:
         return _arr(buf)
@@ -104,57 +76,71 @@ def call_node(node, grads, create_graph, release):
     args = node.args
     if args is None:
         raise RuntimeError(SECOND_TIME)
-    if node.vers is not None or prim.saves_out:
-        args, ans = _unpack(node, create_graph)
-    else:
-        ans = node
+    vers = node.vers
+    if vers is not None:
+        args = list(args)
+        for i, v in enumerate(vers):
+            if v is not None:
+                t = args[i]
+                if t._vc[0] != v:
+                    raise RuntimeError(_modified(node, t, v, i))
+                if not create_graph:
+                    args[i] = _arr(t._value)
+    ans = _saved_output(node, create_graph) if prim.saves_out else node
     params = node.params
-    if prim.multiple_results:
-        g = tuple(Zero(o) if x is None else x for x, o in zip(grads, node.outs))
-    else:
-        g = grads
     edges = node.edges
     res = [None] * len(edges)
-    try:
-        if prim.vjp_all is not None:
-            outs = prim.vjp_all(g, ans, *args, **params)
-            for i, e in enumerate(edges):
-                c = outs[i]
-                if e is not None and c is not None and type(c) is not Zero:
-                    shape, dtype = e[0].out_meta(e[1])
-                    res[i] = fit_cotangent(c, shape, dtype, prim, i)
-        else:
-            rules = prim.vjps
-            if rules is None:
-                if prim.zero_derivative:
-                    return res
+    if prim.vjp_all is not None:
+        g = tuple(Zero(o) if x is None else x for x, o in zip(grads, node.outs)) if prim.multiple_results else grads
+        outs = prim.vjp_all(g, ans, *args, **params)
+        for i, e in enumerate(edges):
+            c = outs[i]
+            if e is not None and c is not None and type(c) is not Zero:
+                shape, dtype = e[0].out_meta(e[1])
+                res[i] = fit_cotangent(c, shape, dtype, prim, i)
+    else:
+        rules = prim.vjps
+        if rules is None:
+            if not prim.zero_derivative:
                 raise missing_rule(prim, "vjp", transform="funcgrad.compat backward")
-            nr = len(rules)
-            for i, e in enumerate(edges):
-                if e is None:
-                    continue
+            rules = ()
+        nr = len(rules)
+        i = 0
+        for e in edges:
+            if e is not None:
                 rule = rules[i] if i < nr else None
                 if rule is None:
-                    if prim.zero_derivative:
-                        continue
-                    raise missing_rule(prim, "vjp", i, "funcgrad.compat backward")
-                c = rule(g, ans, *args, **params)
-                m, k = e
-                if k == 0 and m.outs is None:
-                    shape, dtype = m.shape, m.dtype
+                    if not prim.zero_derivative:
+                        raise missing_rule(prim, "vjp", i, "funcgrad.compat backward")
                 else:
-                    shape, dtype = m.out_meta(k)
-                if type(c) is Array:
-                    v = c._value
-                    if v.shape != shape or v.dtype != dtype:
+                    c = rule(grads, ans, *args, **params) if params else rule(grads, ans, *args)
+                    m = e[0]
+                    if m.outs is None:
+                        shape, dtype = m.shape, m.dtype
+                    else:
+                        shape, dtype = m.out_meta(e[1])
+                    if type(c) is Array:
+                        v = c._value
+                        if v.shape != shape or (v.dtype is not dtype and v.dtype != dtype):
+                            c = fit_cotangent(c, shape, dtype, prim, i)
+                    elif tuple(c.shape) != shape or c.dtype != dtype:
                         c = fit_cotangent(c, shape, dtype, prim, i)
-                elif tuple(c.shape) != shape or c.dtype != dtype:
-                    c = fit_cotangent(c, shape, dtype, prim, i)
-                res[i] = c
-    finally:
-        if release and node.saved_any:
-            node.args = node.out = None
+                    res[i] = c
+            i += 1
+    if release and node.saved_any:
+        node.args = node.out = None
     return res
+
+
+def _saved_output(node, create_graph):
+    if node.out_vc[0] != node.out_ver:
+        t = wrap(node.out) if not node.outs else wrap(node.out[0])
+        t.grad_fn, t._vc = node, node.out_vc
+        raise RuntimeError(_modified(node, t, node.out_ver, "output"))
+    out = node.out
+    if node.prim.multiple_results:
+        return tuple(_saved_out(node, o, k, create_graph) for k, o in enumerate(out))
+    return _saved_out(node, out, 0, create_graph)
 
 
 def _as_grad(x, create_graph):
@@ -220,6 +206,7 @@ def execute(roots, seeds, retain_graph, create_graph, capture=None, accumulate=T
     STATE.enabled = create_graph
     release = not retain_graph
     pop = heapq.heappop
+    push = heapq.heappush
     try:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             while heap:
@@ -240,7 +227,16 @@ def execute(roots, seeds, retain_graph, create_graph, capture=None, accumulate=T
                     outs = _node_hooks(node, outs, gs, create_graph)
                 for e, c in zip(node.edges, outs):
                     if c is not None:
-                        _send(grads, heap, e[0], e[1], c)
+                        m = e[0]
+                        if m.outs is None:
+                            prev = grads.get(m)
+                            if prev is None:
+                                grads[m] = c
+                                push(heap, (-m.seq, m))
+                            else:
+                                grads[m] = add(prev, c)
+                        else:
+                            _send(grads, heap, m, e[1], c)
     finally:
         STATE.enabled = prev_mode
     return captured

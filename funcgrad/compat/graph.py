@@ -206,16 +206,23 @@ def record(prim, args, params, view_of=None):
     view of ``view_of``'s storage) and shares its base and version counter.
     """
     vals = []
+    edges = []
     req = False
     for a in args:
         if type(a) in TENSOR_TYPES:
             vals.append(a._value)
-            if a.grad_fn is not None or a._req:
+            fn = a.grad_fn
+            if fn is not None:
+                edges.append((fn, a._output_nr))
                 req = True
-        elif type(a) is Array:
-            vals.append(a._value)
+            elif a._req:
+                edges.append((_accumulator(a), 0))
+                req = True
+            else:
+                edges.append(None)
         else:
-            vals.append(a)
+            vals.append(a._value if type(a) is Array else a)
+            edges.append(None)
     v0 = vals[0]
     try:
         out = (prim.fast.get(type(v0)) or prim.impl)(*vals, **params)
@@ -224,59 +231,57 @@ def record(prim, args, params, view_of=None):
     if prim.multiple_results:
         outs = [_own(o, vals) for o in out]
         res = [wrap(o) for o in outs]
+        if not req or not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or \
+                all(o.dtype.kind not in "fc" for o in outs):
+            return tuple(res)
     else:
         if view_of is None:
-            out = _own(out, vals)
+            t = type(out)
+            if t is not np.ndarray or out.base is not None or not out.flags.writeable or out is v0:
+                out = _own(out, vals)
         r = _new(Tensor)
         r._value = out
         if view_of is not None:
             link_view(r, view_of)
-    if not req or not STATE.enabled or not (prim.differentiable or prim.zero_derivative):
-        return tuple(res) if prim.multiple_results else r
-    if prim.multiple_results:
-        if all(o.dtype.kind not in "fc" for o in outs):
-            return tuple(res)
-    elif out.dtype.kind not in "fc":
-        return r
+        if not req or not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or \
+                out.dtype.kind not in "fc":
+            return r
     node = _new(Node)
     node.seq = next(_SEQ)
     if STATE.anomaly:
         node.anomaly = _anomaly_trace()
     node.prim = prim
     node.params = params
-    unsaved = prim.unsaved
-    edges = []
-    vers = None
-    saved = args if not unsaved else list(args)
-    n = len(args)
-    for i in range(n):
-        a = args[i]
-        if type(a) in TENSOR_TYPES:
-            fn = a.grad_fn
-            if fn is not None:
-                e = (fn, a._output_nr)
-            elif a._req:
-                e = (_accumulator(a), 0)
-            else:
-                e = None
-            edges.append(e)
-            if unsaved and (unsaved is ALL_ARGS or i in unsaved):
-                saved[i] = e[0] if (e is not None and e[1] == 0) else _Aval(a._value.shape, a._value.dtype)
-            else:
-                vc = a._vc
-                if vc is None:
-                    vc = a._vc = [0]
-                if vers is None:
-                    vers = [None] * n
-                vers[i] = vc[0]
-        else:
-            edges.append(None)
-            if unsaved and (unsaved is ALL_ARGS or i in unsaved):
-                saved[i] = _const_aval(a)
-    node.args = saved
     node.edges = edges
+    unsaved = prim.unsaved
+    vers = None
+    n = len(args)
+    if unsaved:
+        saved = list(args)
+        for i in (range(n) if unsaved is ALL_ARGS else unsaved):
+            if i < n:
+                e = edges[i]
+                a = args[i]
+                if e is not None and e[1] == 0:
+                    saved[i] = e[0]  # the node producing it is its aval-like stand-in
+                elif type(a) in TENSOR_TYPES:
+                    saved[i] = _Aval(a._value.shape, a._value.dtype)
+                else:
+                    saved[i] = _const_aval(a)
+    else:
+        saved = args
+    for i in range(n):
+        a = saved[i]
+        if type(a) in TENSOR_TYPES:
+            vc = a._vc
+            if vc is None:
+                vc = a._vc = [0]
+            if vers is None:
+                vers = [None] * n
+            vers[i] = vc[0]
+    node.args = saved
     saved_any = vers is not None
-    if vers is not None:
+    if saved_any:
         node.vers = vers
     if prim.multiple_results:
         node.shape, node.dtype = outs[0].shape, outs[0].dtype

@@ -11,6 +11,7 @@ from .graph import record
 from .tensor import TENSOR_TYPES, Tensor, wrap
 
 _new = object.__new__
+_NO_PARAMS = {}  # shared by parameterless ops (never mutated)
 _P = {name: getattr(ew, name + "_p") for name in (
     "add", "subtract", "multiply", "divide", "power", "negative", "sqrt", "exp", "log", "sin", "cos",
     "tanh", "absolute", "square", "sign", "log1p", "expm1", "maximum", "minimum", "logaddexp", "where")}
@@ -25,9 +26,9 @@ def _binary(prim, name):
         ti, to = type(input), type(other)
         if ti is Tensor:
             if to is float and input._value.dtype.kind == "f":
-                return record(prim, (input, other), {})
+                return record(prim, (input, other), _NO_PARAMS)
             if to is Tensor and input._value.dtype is other._value.dtype and input._value.ndim and other._value.ndim:
-                return record(prim, (input, other), {})
+                return record(prim, (input, other), _NO_PARAMS)
         (a, b), npd = promote(as_t(input), as_t(other))
         return _finish(apply(prim, a, b), npd)
     f.__name__ = name
@@ -102,8 +103,8 @@ def _trunc_int(a, b):
 def pow(input, exponent, *, out=None):  # noqa: A001
     if type(input) is Tensor and type(exponent) in (int, float) and input._value.dtype.kind == "f":
         if exponent == 2:
-            return name_grad(record(_P["square"], (input,), {}), "PowBackward0")
-        return record(_P["power"], (input, exponent), {})
+            return name_grad(record(_P["square"], (input,), _NO_PARAMS), "PowBackward0")
+        return record(_P["power"], (input, exponent), _NO_PARAMS)
     (a, b), npd = promote(as_t(input), as_t(exponent))
     if npd.kind in "iu" and np.any(np.asarray(b._value if isinstance(b, Tensor) else b) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -116,7 +117,7 @@ def _unary(prim_name, torch_name, floats=True):
 
     def f(input, *, out=None):
         if type(input) is Tensor and (not floats or input._value.dtype.kind == "f"):
-            return record(prim, (input,), {})
+            return record(prim, (input,), _NO_PARAMS)
         x = as_t(input)
         return apply(prim, float_input(x) if floats else x)
     f.__name__ = torch_name
