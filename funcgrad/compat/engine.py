@@ -78,14 +78,13 @@ def call_node(node, grads, create_graph, release):
         raise RuntimeError(SECOND_TIME)
     vers = node.vers
     if vers is not None:
-        args = list(args)
-        for i, v in enumerate(vers):
-            if v is not None:
-                t = args[i]
-                if t._vc[0] != v:
-                    raise RuntimeError(_modified(node, t, v, i))
-                if not create_graph:
-                    args[i] = _arr(t._value)
+        for i, t, v in vers:
+            if t._vc[0] != v:
+                raise RuntimeError(_modified(node, t, v, i))
+        if create_graph:  # the rules see the saved tensors themselves: their use is recorded
+            args = list(args)
+            for i, t, v in vers:
+                args[i] = t
     ans = _saved_output(node, create_graph) if prim.saves_out else node
     params = node.params
     edges = node.edges
@@ -134,13 +133,15 @@ def call_node(node, grads, create_graph, release):
 
 def _saved_output(node, create_graph):
     if node.out_vc[0] != node.out_ver:
-        t = wrap(node.out) if not node.outs else wrap(node.out[0])
+        t = wrap(node.out._value) if not node.outs else wrap(node.out[0])
         t.grad_fn, t._vc = node, node.out_vc
         raise RuntimeError(_modified(node, t, node.out_ver, "output"))
     out = node.out
     if node.prim.multiple_results:
         return tuple(_saved_out(node, o, k, create_graph) for k, o in enumerate(out))
-    return _saved_out(node, out, 0, create_graph)
+    if not create_graph:
+        return out
+    return _saved_out(node, out._value, 0, True)
 
 
 def _as_grad(x, create_graph):
@@ -205,6 +206,7 @@ def execute(roots, seeds, retain_graph, create_graph, capture=None, accumulate=T
     prev_mode = STATE.enabled
     STATE.enabled = create_graph
     release = not retain_graph
+    anomaly = STATE.anomaly
     pop = heapq.heappop
     push = heapq.heappush
     try:
@@ -221,7 +223,7 @@ def execute(roots, seeds, retain_graph, create_graph, capture=None, accumulate=T
                     if needed is not None and node not in needed:
                         continue
                 outs = call_node(node, gs, create_graph, release)
-                if STATE.anomaly:
+                if anomaly:
                     _check_nan(node, outs)
                 if node.hooks:
                     outs = _node_hooks(node, outs, gs, create_graph)

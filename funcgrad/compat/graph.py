@@ -272,13 +272,16 @@ def record(prim, args, params, view_of=None):
         saved = args
     for i in range(n):
         a = saved[i]
-        if type(a) in TENSOR_TYPES:
+        if type(a) in TENSOR_TYPES:  # saved: an Array for the rules, the tensor for its version
             vc = a._vc
             if vc is None:
                 vc = a._vc = [0]
             if vers is None:
-                vers = [None] * n
-            vers[i] = vc[0]
+                vers = []
+                if saved is args:
+                    saved = list(args)
+            vers.append((i, a, vc[0]))
+            saved[i] = _arr(a._value)
     node.args = saved
     saved_any = vers is not None
     if saved_any:
@@ -298,7 +301,7 @@ def record(prim, args, params, view_of=None):
     node.shape = out.shape
     node.dtype = out.dtype
     if prim.saves_out:
-        node.out = out
+        node.out = _arr(out)
         vc = r._vc
         if vc is None:
             vc = r._vc = [0]
@@ -308,6 +311,12 @@ def record(prim, args, params, view_of=None):
     node.saved_any = saved_any
     r.grad_fn = node
     return r
+
+
+def _arr(buf):
+    a = _new(Array)
+    a._value = buf
+    return a
 
 
 def link_view(r, base):
