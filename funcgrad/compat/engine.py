@@ -127,7 +127,7 @@ def call_node(node, grads, create_graph, release):
                     res[i] = c
             i += 1
     if release and node.saved_any:
-        node.args = node.out = None
+        node.args = node.out = node.vers = None
     return res
 
 
