@@ -111,6 +111,9 @@ def call_node(node, grads, create_graph, release):
                 if rule is None:
                     if not prim.zero_derivative:
                         raise missing_rule(prim, "vjp", i, "funcgrad.compat backward")
+                    shape, dtype = e[0].out_meta(e[1])  # PyTorch: a zero gradient, not none
+                    z = np.zeros(shape, dtype)
+                    res[i] = wrap(z) if create_graph else _arr(z)
                 else:
                     c = rule(grads, ans, *args, **params) if params else rule(grads, ans, *args)
                     m = e[0]

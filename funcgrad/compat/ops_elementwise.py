@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import REGISTRY
 from ..primitives import elementwise as ew
 from . import dtypes
 from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote
@@ -20,7 +21,7 @@ _CMP = {n: ew.__dict__[n] for n in ("less", "less_equal", "greater", "greater_eq
                                     "bitwise_xor")}
 
 
-def _binary(prim, name):
+def _binary(prim, name, floats=False):
     """PyTorch's binary op: a fast path for same-dtype tensors and float scalars."""
     def f(input, other, *, out=None):
         ti, to = type(input), type(other)
@@ -143,15 +144,22 @@ def _composed(name, grad_name, fn):
     return f
 
 
+# unary float functions with their own core primitive (PyTorch name -> primitive name)
+_UNARY_PRIMS = {
+    "tan": "tan", "asin": "arcsin", "arcsin": "arcsin", "acos": "arccos", "arccos": "arccos",
+    "atan": "arctan", "arctan": "arctan", "sinh": "sinh", "cosh": "cosh", "asinh": "arcsinh",
+    "arcsinh": "arcsinh", "acosh": "arccosh", "arccosh": "arccosh", "atanh": "arctanh", "arctanh": "arctanh",
+    "log2": "log2", "log10": "log10", "exp2": "exp2", "reciprocal": "reciprocal", "deg2rad": "deg2rad",
+    "rad2deg": "rad2deg",
+}
+for _t, _p in _UNARY_PRIMS.items():
+    _P[_p] = REGISTRY[_p]
+    op(_t)(_unary(_p, _t))
+for _t, _p in (("atan2", "arctan2"), ("arctan2", "arctan2"), ("hypot", "hypot")):
+    _P[_p] = REGISTRY[_p]
+    op(_t)(_binary(REGISTRY[_p], _t))
 _composed("sigmoid", "SigmoidBackward0", lambda x: div(1.0, add(exp(neg(x)), 1.0)))
 _composed("rsqrt", "RsqrtBackward0", lambda x: div(1.0, sqrt(x)))
-_composed("reciprocal", "ReciprocalBackward0", lambda x: div(1.0, x))
-_composed("log2", "Log2Backward0", lambda x: div(log(x), float(np.log(2.0))))
-_composed("log10", "Log10Backward0", lambda x: div(log(x), float(np.log(10.0))))
-_composed("tan", "TanBackward0", lambda x: div(sin(x), cos(x)))
-_composed("sinh", "SinhBackward0", lambda x: mul_(sub(exp(x), exp(neg(x))), 0.5))
-_composed("cosh", "CoshBackward0", lambda x: mul_(add(exp(x), exp(neg(x))), 0.5))
-_composed("exp2", "Exp2Backward0", lambda x: pow(2.0, x))
 sigmoid = FUNCS["sigmoid"]
 
 

@@ -13,6 +13,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..core import REGISTRY
 from ..primitives import reduce as rd
 from ..primitives.index import getitem_p, parse_index
 from . import dtypes
@@ -74,29 +75,11 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None):
 
 @op("prod")
 def prod(input, dim=None, keepdim=False, *, dtype=None):
-    from .ops_elementwise import mul  # noqa: PLC0415
-
     x = input if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
     if x._value.dtype.kind in "biu" and dtype is None:
         x = cast(x, np.dtype(np.int64))
-    if dim is None:
-        x = x.reshape(-1)
-        d = 0
-    else:
-        d = _dim(dim, x._value.ndim)
-    n = x._value.shape[d] if x._value.ndim else 1
-    if x._value.ndim == 0:
-        return x
-    r = None
-    for i in range(n):
-        s = x.select(d, i)
-        r = s if r is None else mul(r, s)
-    if r is None:
-        shape = list(x._value.shape)
-        del shape[d]
-        r = wrap(np.ones(shape, x._value.dtype))
-    if keepdim and dim is not None:
-        r = r.unsqueeze(d)
+    axes = _axes(dim, x._value.ndim)
+    r = apply(REGISTRY["reduce_prod"], x, axes=axes, keepdims=bool(keepdim) and dim is not None)
     return name_grad(r, "ProdBackward0" if dim is None else "ProdBackward1")
 
 
@@ -321,34 +304,22 @@ def dist(input, other, p=2):
 
 @op("cumsum")
 def cumsum(input, dim, *, dtype=None):
-    """Cumulative sum as a product with a triangular ones matrix (exact rules from matmul)."""
-    from ..primitives.linalg import matmul_p  # noqa: PLC0415
-
     x = input if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
-    if x._value.dtype.kind in "biu":
+    if x._value.dtype.kind in "biu" and dtype is None:
         x = cast(x, np.dtype(np.int64))
     if x._value.ndim == 0:
         return x
-    d = _dim(dim, x._value.ndim)
-    n = x._value.shape[d]
-    tri = wrap(np.tril(np.ones((n, n), x._value.dtype)))
-    moved = x.movedim(d, -1).unsqueeze(-1)
-    r = apply(matmul_p, tri, moved).squeeze(-1).movedim(-1, d)
-    return name_grad(r, "CumsumBackward0")
+    return name_grad(apply(REGISTRY["cumsum"], x, axis=_dim(dim, x._value.ndim), reverse=False), "CumsumBackward0")
 
 
 @op("cumprod")
 def cumprod(input, dim, *, dtype=None):
-    from ._dispatch import FUNCS  # noqa: PLC0415
-
     x = input if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
-    d = _dim(dim, x._value.ndim)
-    parts, acc = [], None
-    for i in range(x._value.shape[d]):
-        s = x.select(d, i)
-        acc = s if acc is None else FUNCS["mul"](acc, s)
-        parts.append(acc)
-    return name_grad(FUNCS["stack"](parts, d), "CumprodBackward0")
+    if x._value.dtype.kind in "biu" and dtype is None:
+        x = cast(x, np.dtype(np.int64))
+    if x._value.ndim == 0:
+        return x
+    return name_grad(apply(REGISTRY["cumprod"], x, axis=_dim(dim, x._value.ndim)), "CumprodBackward0")
 
 
 @op("logsumexp")
