@@ -38,6 +38,9 @@ NAMES = {
     "getitem": "IndexBackward0", "broadcast_to": "ExpandBackward0", "where": "WhereBackward0",
     "concatenate": "CatBackward0", "convert_element_type": "ToCopyBackward0",
     "scatter_set": "IndexPutBackward0", "scatter_add": "IndexPutBackward0",
+    "arcsin": "AsinBackward0", "arccos": "AcosBackward0", "arctan": "AtanBackward0",
+    "arctan2": "Atan2Backward0", "arcsinh": "AsinhBackward0", "arccosh": "AcoshBackward0",
+    "arctanh": "AtanhBackward0", "rint": "RoundBackward0", "reduce_prod": "ProdBackward0",
     "logaddexp": "LogaddexpBackward0", "device_put": "ToCopyBackward0", "safe_mul": "MulBackward0",
 }
 
