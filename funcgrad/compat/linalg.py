@@ -1,120 +1,128 @@
-"""torch.linalg and the decompositions (inverse, det, svd, ...).
+"""torch.linalg and the decompositions (inverse, det, svd, qr, cholesky, eigh, solve, ...).
 
-funcgrad's core has no linear-algebra decomposition primitives yet (they are
-being added on another branch): these compute with numpy, and their results
-record a node whose backward raises a clear error naming the operation.
+They call funcgrad.numpy.linalg on the tensors themselves (every funcgrad.numpy
+function accepts Tensors: they are tracers of the compat trace), so the core's
+primitives and their vjp rules give the gradients.  numpy's LinAlgError is
+re-raised as :class:`LinAlgError`, a RuntimeError as in PyTorch.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import namedtuple
 
 import numpy as np
 
-from ._dispatch import FUNCS, METHODS, op
-from .function import Function
-from .tensor import Tensor, wrap
+from .. import numpy as fnp
+from ._dispatch import FUNCS, METHODS, name_grad, op
+from .tensor import Tensor
 
 
-class _NoDerivative(Function):
-    @staticmethod
-    def forward(ctx, name, compute, *xs):
-        ctx.name = name
-        out = compute(*(x._value for x in xs))
-        if isinstance(out, tuple):
-            return tuple(wrap(np.asarray(o)) for o in out)
-        return wrap(np.asarray(out))
-
-    @staticmethod
-    def backward(ctx, *grads):
-        raise RuntimeError(
-            f"the derivative for '{ctx.name}' is not implemented in funcgrad.compat yet: funcgrad's core has "
-            "no primitive for it (the linear-algebra primitives are on their way)")
+class LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a singular or non-positive-definite input."""
 
 
-def _forward_only(name, compute, *xs):
-    for x in xs:
-        if x._value.dtype.kind not in "fc":
-            raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {x.dtype.name.title()}")
-    return _NoDerivative.apply(name, compute, *xs)
+def _returns(name, fields):
+    base = namedtuple(name, fields)
+    cls = type(name, (base,), {"__slots__": ()})
+    cls.__repr__ = lambda self: (f"torch.return_types.{name}(\n"
+                                 + ",\n".join(f"{k}={v!r}" for k, v in zip(self._fields, self)) + ")")
+    return cls
+
+
+_SVD = _returns("svd", ["U", "S", "V"])
+_SVDH = _returns("linalg_svd", ["U", "S", "Vh"])
+_QR = _returns("qr", ["Q", "R"])
+_EIGH = _returns("linalg_eigh", ["eigenvalues", "eigenvectors"])
+_SLOGDET = _returns("slogdet", ["sign", "logabsdet"])
+
+
+def _linalg(name, grad_name=None):
+    """Wrap a function: float input required, LinAlgError as PyTorch's, grad_fn named."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def f(A, *args, **kwargs):
+            if isinstance(A, Tensor) and A._value.dtype.kind not in "fc":
+                raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as input. "
+                                   f"Got {A.dtype.legacy_name}")
+            if isinstance(A, Tensor) and (A.dim() < 2):
+                raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
+            try:
+                r = fn(A, *args, **kwargs)
+            except np.linalg.LinAlgError as e:
+                raise LinAlgError(f"linalg.{name}: {e}") from None
+            return name_grad(r, grad_name) if grad_name and isinstance(r, Tensor) else r
+        return f
+    return deco
 
 
 def _square(name, a):
-    if a.dim() < 2 or a.shape[-1] != a.shape[-2]:
-        raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are {a.shape[-2] if a.dim() > 1 else ''} "
-                           f"by {a.shape[-1] if a.dim() else ''} matrices")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are "
+                           f"{a.shape[-2]} by {a.shape[-1]} matrices")
 
 
-def _inv(a):
-    if np.any(np.linalg.matrix_rank(a) < a.shape[-1]):
-        raise RuntimeError("linalg.inv: The diagonal element 2 is zero, the inversion could not be completed "
-                           "because the input matrix is singular.")
-    return np.linalg.inv(a)
-
-
-@op("inverse")
-def inverse(input):
-    _square("inv", input)
-    return _forward_only("inverse", _inv, input)
-
-
-@op("det")
-def det(input):
-    _square("det", input)
-    return _forward_only("det", np.linalg.det, input)
-
-
-@op("logdet")
-def logdet(input):
-    return _forward_only("logdet", lambda a: np.log(np.linalg.det(a)), input)
-
-
-@op("slogdet")
-def slogdet(input):
-    return _forward_only("slogdet", lambda a: tuple(np.linalg.slogdet(a)), input)
-
-
-_SVD = type("svd", (namedtuple("svd", ["U", "S", "V"]),), {"__slots__": ()})
-_SVD.__repr__ = lambda self: "torch.return_types.svd(\n" + ",\n".join(f"{k}={v!r}" for k, v in zip(self._fields, self)) + ")"
-
-
-@op("svd")
-def svd(input, some=True, compute_uv=True):
-    """Returns (U, S, V) with V (not V^H), as torch.svd."""
-    u, s, vh = _forward_only("svd", lambda a: tuple(np.linalg.svd(a, full_matrices=not some)), input)
-    v = wrap(np.swapaxes(vh._value, -1, -2).conj())
-    if not compute_uv:
-        return _SVD(wrap(np.zeros_like(u._value)), s, wrap(np.zeros_like(v._value)))
-    return _SVD(u, s, v)
-
-
-@op("pinverse")
-def pinverse(input, rcond=1e-15):
-    return _forward_only("pinverse", lambda a: np.linalg.pinv(a, rcond), input)
-
-
-@op("matrix_power")
-def matrix_power(input, n):
-    r = None
-    base = input if n >= 0 else inverse(input)
-    for _ in range(abs(n)):
-        r = base if r is None else FUNCS["matmul"](r, base)
-    return r if r is not None else wrap(np.broadcast_to(np.eye(input.shape[-1], dtype=input._value.dtype), input.shape).copy())
-
-
-@op("cholesky")
-def cholesky(input, upper=False):
-    r = _forward_only("cholesky", np.linalg.cholesky, input)
-    return r.mT if upper else r
-
-
-@op("qr")
-def qr(input, some=True):
-    return _forward_only("qr", lambda a: tuple(np.linalg.qr(a, "reduced" if some else "complete")), input)
-
-
+@_linalg("inv", "LinalgInvExBackward0")
 def inv(A):
-    return inverse(A)
+    _square("inv", A)
+    if np.any(np.linalg.matrix_rank(A._value) < A.shape[-1]):
+        raise LinAlgError("linalg.inv: The diagonal element 2 is zero, the inversion could not be completed "
+                          "because the input matrix is singular.")
+    return fnp.linalg.inv(A)
+
+
+@_linalg("det", "LinalgDetBackward0")
+def det(A):
+    _square("det", A)
+    return fnp.linalg.det(A)
+
+
+@_linalg("slogdet")
+def slogdet(A):
+    _square("slogdet", A)
+    return _SLOGDET(*fnp.linalg.slogdet(A))
+
+
+@_linalg("svd")
+def svd(A, full_matrices=True):
+    """torch.linalg.svd: (U, S, Vh)."""
+    return _SVDH(*fnp.linalg.svd(A, full_matrices=full_matrices))
+
+
+@_linalg("svdvals")
+def svdvals(A):
+    return fnp.linalg.svd(A, compute_uv=False)
+
+
+@_linalg("qr")
+def qr(A, mode="reduced"):
+    return _QR(*fnp.linalg.qr(A, mode=mode))
+
+
+@_linalg("cholesky", "LinalgCholeskyExBackward0")
+def cholesky(A, *, upper=False):
+    L = fnp.linalg.cholesky(A)
+    return L.mT if upper else L
+
+
+@_linalg("eigh")
+def eigh(A, UPLO="L"):
+    return _EIGH(*fnp.linalg.eigh(A, UPLO=UPLO))
+
+
+@_linalg("eigvalsh")
+def eigvalsh(A, UPLO="L"):
+    return fnp.linalg.eigh(A, UPLO=UPLO)[0]
+
+
+@_linalg("solve", "LinalgSolveExBackward0")
+def solve(A, B):
+    return fnp.linalg.solve(A, B)
+
+
+@_linalg("pinv", "PinverseBackward0")
+def pinv(A, rcond=1e-15, hermitian=False):
+    return fnp.linalg.pinv(A, rcond=rcond)
 
 
 def norm(A, ord=None, dim=None, keepdim=False):  # noqa: A002
@@ -129,27 +137,58 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False):  # noqa: A002
     return FUNCS["norm"](A, ord, dim, keepdim)
 
 
-def svdvals(A):
-    return svd(A).S
-
-
-def eigh(A, UPLO="L"):
-    return _forward_only("eigh", lambda a: tuple(np.linalg.eigh(a, UPLO)), A)
-
-
-def eigvalsh(A, UPLO="L"):
-    return _forward_only("eigvalsh", lambda a: np.linalg.eigvalsh(a, UPLO), A)
-
-
-def solve(A, B):
-    return _forward_only("solve", np.linalg.solve, A, B)
-
-
 def cross(a, b, dim=-1):
     return FUNCS["cross"](a, b, dim)
 
 
-matmul = FUNCS["matmul"]
-multi_dot = lambda ts: __import__("functools").reduce(FUNCS["matmul"], ts)  # noqa: E731
+def matmul(a, b):
+    return FUNCS["matmul"](a, b)
+
+
+def multi_dot(tensors):
+    return functools.reduce(FUNCS["matmul"], tensors)
+
+
+def matrix_power(A, n):
+    if n < 0:
+        A, n = inv(A), -n
+    if n == 0:
+        from .creation import eye  # noqa: PLC0415
+
+        return eye(A.shape[-1], dtype=A.dtype).expand(*A.shape).clone()
+    r = A
+    for _ in range(n - 1):
+        r = FUNCS["matmul"](r, A)
+    return r
+
+
+# the torch.* spellings
+op("inverse")(inv)
+op("det")(det)
+op("logdet")(lambda input: name_grad(FUNCS["log"](det(input)), "LogdetBackward0"))
+op("slogdet")(slogdet)
+op("pinverse")(pinv)
+op("matrix_power")(matrix_power)
+op("cholesky")(lambda input, upper=False: cholesky(input, upper=upper))
+
+
+@op("svd")
+def _torch_svd(input, some=True, compute_uv=True):
+    """torch.svd: (U, S, V) with V, not V^H."""
+    u, s, vh = svd(input, full_matrices=not some)
+    return _SVD(u, s, vh.mT)
+
+
+@op("qr")
+def _torch_qr(input, some=True):
+    return qr(input, "reduced" if some else "complete")
+
+
+@op("einsum", method=False)
+def einsum(equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    return fnp.einsum(equation, *operands)
+
+
 METHODS["det"] = det
-_ = Tensor
