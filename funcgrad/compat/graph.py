@@ -208,6 +208,8 @@ def record(prim, args, params, view_of=None):
     With ``view_of`` (a Tensor), the result is a view: it keeps the impl's buffer (a
     view of ``view_of``'s storage) and shares its base and version counter.
     """
+    if len(args) == 1 and view_of is None and type(args[0]) in TENSOR_TYPES and not prim.multiple_results:
+        return _record_unary(prim, args[0], params)
     vals = []
     edges = []
     req = False
@@ -237,18 +239,56 @@ def record(prim, args, params, view_of=None):
         if not req or not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or \
                 all(o.dtype.kind not in "fc" for o in outs):
             return tuple(res)
+        return _record_multi(prim, args, params, edges, outs, res)
+    if view_of is None:
+        if type(out) is not np.ndarray or out.base is not None or out is v0:
+            out = _own(out, vals)
+    r = _new(Tensor)
+    r._value = out
+    if view_of is not None:
+        link_view(r, view_of)
+    if not req or not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or \
+            out.dtype.kind not in "fc":
+        return r
+    node = _new_node(prim, params, edges, _saved_args(prim, args, edges))
+    _finish_node(node, prim, out, r)
+    return r
+
+
+def _record_unary(prim, a, params):
+    """record() for one Tensor argument: the hot path of element-wise chains."""
+    v = a._value
+    try:
+        out = (prim.fast.get(type(v)) or prim.impl)(v, **params)
+    except Exception as e:
+        raise _impl_error(prim, [v], params, e) from e
+    if type(out) is not np.ndarray or out.base is not None or out is v:
+        out = _own(out, (v,))
+    r = _new(Tensor)
+    r._value = out
+    fn = a.grad_fn
+    if fn is not None:
+        e = (fn, a._output_nr)
+    elif a._req:
+        e = (_accumulator(a), 0)
     else:
-        if view_of is None:
-            t = type(out)
-            if t is not np.ndarray or out.base is not None or not out.flags.writeable or out is v0:
-                out = _own(out, vals)
-        r = _new(Tensor)
-        r._value = out
-        if view_of is not None:
-            link_view(r, view_of)
-        if not req or not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or \
-                out.dtype.kind not in "fc":
-            return r
+        return r
+    if not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or out.dtype.kind not in "fc":
+        return r
+    if prim.unsaved:
+        node = _new_node(prim, params, [e], [e[0] if e[1] == 0 else _Aval(v.shape, v.dtype)])
+    else:
+        vc = a._vc
+        if vc is None:
+            vc = a._vc = [0]
+        node = _new_node(prim, params, [e], [_arr(v)])
+        node.vers = [(0, a, vc[0])]
+        node.saved_any = True
+    _finish_node(node, prim, out, r)
+    return r
+
+
+def _new_node(prim, params, edges, saved):
     node = _new(Node)
     node.seq = next(_SEQ)
     if STATE.anomaly:
@@ -256,11 +296,16 @@ def record(prim, args, params, view_of=None):
     node.prim = prim
     node.params = params
     node.edges = edges
+    node.args = saved
+    return node
+
+
+def _saved_args(prim, args, edges):
+    """The arguments a node keeps for the rules: avals in place of the unsaved ones."""
     unsaved = prim.unsaved
-    vers = None
     n = len(args)
+    saved = list(args)
     if unsaved:
-        saved = list(args)
         for i in (range(n) if unsaved is ALL_ARGS else unsaved):
             if i < n:
                 e = edges[i]
@@ -271,36 +316,25 @@ def record(prim, args, params, view_of=None):
                     saved[i] = _Aval(a._value.shape, a._value.dtype)
                 else:
                     saved[i] = _const_aval(a)
-    else:
-        saved = args
-    for i in range(n):
+    return saved
+
+
+def _finish_node(node, prim, out, r):
+    """Saved tensors -> (Array for the rules, tensor + version for checks); output; grad_fn."""
+    saved = node.args
+    vers = node.vers
+    for i in range(len(saved)):
         a = saved[i]
-        if type(a) in TENSOR_TYPES:  # saved: an Array for the rules, the tensor for its version
+        if type(a) in TENSOR_TYPES:
             vc = a._vc
             if vc is None:
                 vc = a._vc = [0]
             if vers is None:
-                vers = []
-                if saved is args:
-                    saved = list(args)
+                vers = node.vers = []
             vers.append((i, a, vc[0]))
             saved[i] = _arr(a._value)
-    node.args = saved
-    saved_any = vers is not None
-    if saved_any:
-        node.vers = vers
-    if prim.multiple_results:
-        node.shape, node.dtype = outs[0].shape, outs[0].dtype
-        node.outs = [_Aval(o.shape, o.dtype) for o in outs]
-        node.out = outs if prim.saves_out else None
-        node.out_vc = [0]
-        node.out_ver = 0
-        for k, t in enumerate(res):
-            t.grad_fn = node
-            t._output_nr = k
-            t._vc = node.out_vc
-        node.saved_any = saved_any or prim.saves_out
-        return tuple(res)
+    if vers is not None:
+        node.saved_any = True
     node.shape = out.shape
     node.dtype = out.dtype
     if prim.saves_out:
@@ -310,10 +344,23 @@ def record(prim, args, params, view_of=None):
             vc = r._vc = [0]
         node.out_vc = vc
         node.out_ver = vc[0]
-        saved_any = True
-    node.saved_any = saved_any
+        node.saved_any = True
     r.grad_fn = node
-    return r
+
+
+def _record_multi(prim, args, params, edges, outs, res):
+    node = _new_node(prim, params, edges, _saved_args(prim, args, edges))
+    _finish_node(node, prim, outs[0], _new(Tensor))
+    node.out = outs if prim.saves_out else None
+    node.outs = [_Aval(o.shape, o.dtype) for o in outs]
+    node.out_vc = [0]
+    node.out_ver = 0
+    node.saved_any = bool(node.vers) or prim.saves_out
+    for k, t in enumerate(res):
+        t.grad_fn = node
+        t._output_nr = k
+        t._vc = node.out_vc
+    return tuple(res)
 
 
 def _arr(buf):
