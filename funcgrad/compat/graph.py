@@ -208,8 +208,12 @@ def record(prim, args, params, view_of=None):
     With ``view_of`` (a Tensor), the result is a view: it keeps the impl's buffer (a
     view of ``view_of``'s storage) and shares its base and version counter.
     """
-    if len(args) == 1 and view_of is None and type(args[0]) in TENSOR_TYPES and not prim.multiple_results:
-        return _record_unary(prim, args[0], params)
+    n = len(args)
+    if view_of is None and type(args[0]) in TENSOR_TYPES and not prim.multiple_results:
+        if n == 1:
+            return _record_tensor(prim, args[0], params)
+        if n == 2 and type(args[1]) in _PY_SCALARS:
+            return _record_tensor(prim, args[0], params, args)
     vals = []
     edges = []
     req = False
@@ -255,13 +259,20 @@ def record(prim, args, params, view_of=None):
     return r
 
 
-def _record_unary(prim, a, params):
-    """record() for one Tensor argument: the hot path of element-wise chains."""
+_PY_SCALARS = frozenset((int, float, bool, complex))
+
+
+def _record_tensor(prim, a, params, args=None):
+    """record() for one Tensor argument (and a Python number after it, ``args``): the hot
+    path of element-wise chains."""
     v = a._value
     try:
-        out = (prim.fast.get(type(v)) or prim.impl)(v, **params)
+        if args is None:
+            out = (prim.fast.get(type(v)) or prim.impl)(v, **params)
+        else:
+            out = (prim.fast.get(type(v)) or prim.impl)(v, args[1], **params)
     except Exception as e:
-        raise _impl_error(prim, [v], params, e) from e
+        raise _impl_error(prim, [v] if args is None else [v, args[1]], params, e) from e
     if type(out) is not np.ndarray or out.base is not None or out is v:
         out = _own(out, (v,))
     r = _new(Tensor)
@@ -275,13 +286,18 @@ def _record_unary(prim, a, params):
         return r
     if not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or out.dtype.kind not in "fc":
         return r
-    if prim.unsaved:
-        node = _new_node(prim, params, [e], [e[0] if e[1] == 0 else _Aval(v.shape, v.dtype)])
+    unsaved = prim.unsaved
+    edges = [e] if args is None else [e, None]
+    saved = [None] if args is None else [None, args[1]]  # a Python number is its own aval
+    if unsaved and (unsaved is ALL_ARGS or 0 in unsaved):
+        saved[0] = e[0] if e[1] == 0 else _Aval(v.shape, v.dtype)
+        node = _new_node(prim, params, edges, saved)
     else:
         vc = a._vc
         if vc is None:
             vc = a._vc = [0]
-        node = _new_node(prim, params, [e], [_arr(v)])
+        saved[0] = _arr(v)
+        node = _new_node(prim, params, edges, saved)
         node.vers = [(0, a, vc[0])]
         node.saved_any = True
     _finish_node(node, prim, out, r)
