@@ -85,7 +85,12 @@ def call_node(node, grads, create_graph, release):
             args = list(args)
             for i, t, v in vers:
                 args[i] = t
-    ans = _saved_output(node, create_graph) if prim.saves_out else node
+    if not prim.saves_out:
+        ans = node
+    elif not create_graph and node.outs is None and node.out_vc[0] == node.out_ver:
+        ans = node.out
+    else:
+        ans = _saved_output(node, create_graph)
     params = node.params
     edges = node.edges
     res = [None] * len(edges)
