@@ -45,12 +45,10 @@ NAMES = {
 }
 
 
-class _Aval:
-    __slots__ = ("shape", "dtype")
+class _AvalProps:
+    """``ndim``/``size`` from ``shape``: what rules read of an unsaved argument."""
 
-    def __init__(self, shape, dtype):
-        self.shape = shape
-        self.dtype = dtype
+    __slots__ = ()
 
     @property
     def ndim(self):
@@ -61,7 +59,15 @@ class _Aval:
         return int(np.prod(self.shape, dtype=np.int64))
 
 
-class Node:
+class _Aval(_AvalProps):
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape = shape
+        self.dtype = dtype
+
+
+class Node(_AvalProps):
     """A ``grad_fn``: one recorded operation, applying its primitive's vjp rules.
 
     ``edges[i]`` is ``(node, output_nr)`` for argument i when it requires grad
@@ -93,14 +99,6 @@ class Node:
         if self.metadata_ is None:
             self.metadata_ = {}
         return self.metadata_
-
-    @property
-    def ndim(self):
-        return len(self.shape)
-
-    @property
-    def size(self):
-        return int(np.prod(self.shape, dtype=np.int64))
 
     @property
     def next_functions(self):

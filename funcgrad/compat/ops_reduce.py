@@ -302,24 +302,23 @@ def dist(input, other, p=2):
     return norm(FUNCS["sub"](input, other), p)
 
 
-@op("cumsum")
-def cumsum(input, dim, *, dtype=None):
+def _cumulative(input, dim, dtype, prim_name, grad_name, **params):
     x = input if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
     if x._value.dtype.kind in "biu" and dtype is None:
         x = cast(x, np.dtype(np.int64))
     if x._value.ndim == 0:
         return x
-    return name_grad(apply(REGISTRY["cumsum"], x, axis=_dim(dim, x._value.ndim), reverse=False), "CumsumBackward0")
+    return name_grad(apply(REGISTRY[prim_name], x, axis=_dim(dim, x._value.ndim), **params), grad_name)
+
+
+@op("cumsum")
+def cumsum(input, dim, *, dtype=None):
+    return _cumulative(input, dim, dtype, "cumsum", "CumsumBackward0", reverse=False)
 
 
 @op("cumprod")
 def cumprod(input, dim, *, dtype=None):
-    x = input if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
-    if x._value.dtype.kind in "biu" and dtype is None:
-        x = cast(x, np.dtype(np.int64))
-    if x._value.ndim == 0:
-        return x
-    return name_grad(apply(REGISTRY["cumprod"], x, axis=_dim(dim, x._value.ndim)), "CumprodBackward0")
+    return _cumulative(input, dim, dtype, "cumprod", "CumprodBackward0")
 
 
 @op("logsumexp")
