@@ -342,9 +342,6 @@ def unbind(input, dim=0):
 @op("flip")
 def flip(input, dims):
     dims = [dims] if isinstance(dims, int) else list(dims)
-    tpl = [slice(None)] * input._value.ndim
-    for d in dims:
-        tpl[_dim(d, input._value.ndim)] = np.arange(input._value.shape[_dim(d, input._value.ndim)])[::-1].copy()
     from ..primitives.index import parse_index  # noqa: PLC0415
 
     r = input

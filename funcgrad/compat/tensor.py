@@ -20,7 +20,6 @@ import numpy as np
 from .. import backend
 from ..core import Tracer
 from . import dtypes
-from .grad_mode import STATE
 
 __all__ = ["Tensor", "TENSOR_TYPES", "wrap", "Size"]
 
@@ -389,7 +388,3 @@ def _lowest(buf):
         if s < 0 and n > 0:
             a += (n - 1) * s
     return a
-
-
-def grad_enabled():
-    return STATE.enabled
