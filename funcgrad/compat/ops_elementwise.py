@@ -10,7 +10,7 @@ from ..primitives import elementwise as ew
 from . import dtypes
 from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote
 from .graph import record
-from .tensor import TENSOR_TYPES, Tensor, wrap
+from .tensor import Tensor, wrap
 
 _new = object.__new__
 _NO_PARAMS = {}  # shared by parameterless ops (never mutated)

@@ -14,9 +14,9 @@ from ..primitives import shape as sh
 from ..primitives.elementwise import convert_p
 from ..primitives.index import getitem_p
 from . import dtypes
-from ._dispatch import METHODS, apply, ints, method, name_grad, norm_dim, op
+from ._dispatch import apply, ints, method, name_grad, norm_dim, op
 from .graph import link_view, record
-from .tensor import Size, Tensor, _dim, wrap
+from .tensor import _dim, wrap
 
 
 def _view(prim, x, name, **params):

@@ -308,7 +308,7 @@ class Tensor(Tracer):
 
     def __bool__(self):
         if self._value.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._value.item())
 
     def __float__(self):
