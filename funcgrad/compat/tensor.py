@@ -180,6 +180,21 @@ class Tensor(Tracer):
         return self
 
     @property
+    def volatile(self):
+        """Removed in PyTorch 0.4: always False (with a warning)."""
+        import warnings  # noqa: PLC0415
+
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value):
+        import warnings  # noqa: PLC0415
+
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                      UserWarning, stacklevel=2)
+
+    @property
     def is_leaf(self):
         return self.grad_fn is None
 
