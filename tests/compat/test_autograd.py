@@ -329,3 +329,11 @@ def test_functional_transforms_see_through_tensors():
     assert isinstance(h, torch.Tensor) and h.tolist() == [6.0, 16.0]
     h.sum().backward()  # d/dw of sum(2 a w) = 2 a
     assert w.grad.tolist() == [2.0, 4.0]
+
+
+def test_accumulated_grad_never_aliases_the_given_gradient():
+    x = torch.ones(2, requires_grad=True)
+    g = torch.tensor([1.0, 2.0])
+    (x + 1).backward(g)
+    (x + 1).backward(g)
+    assert x.grad.tolist() == [2.0, 4.0] and g.tolist() == [1.0, 2.0]
