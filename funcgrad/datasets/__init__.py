@@ -88,7 +88,10 @@ def load(folder) -> Dataset:
     """Read a dataset folder: MNIST-style IDX files or CIFAR-10 python batches (detected)."""
     path = pathlib.Path(folder).expanduser()
     if not path.exists():
-        raise DatasetError(f"data folder {str(path)!r} does not exist")
+        raise DatasetError(
+            f"data folder {str(path)!r} does not exist; pass the folder holding the MNIST IDX files or "
+            "the CIFAR-10 python batches (omit --data to use the embedded digits)"
+        )
     if not path.is_dir():
         raise DatasetError(
             f"--data expects a folder (MNIST IDX files or CIFAR-10 python batches), got the file {str(path)!r}"

@@ -1,0 +1,160 @@
+"""``funcgrad demo``: train a small classifier on real data, with a progress bar and a plot.
+
+    from funcgrad.demo import run
+    result = run(epochs=3, plot="curves.png")    # the embedded 8x8 digits, functional API
+
+The default data is the 8x8 optical-digits set embedded in funcgrad
+(funcgrad.datasets.load_digits); ``data=FOLDER`` trains on MNIST IDX files or
+CIFAR-10 python batches instead.  Everything a user can get wrong (a bad
+folder, an unknown device, a bad number) raises :class:`DemoError` or
+:class:`funcgrad.datasets.DatasetError` before training starts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import pathlib
+
+from .. import datasets
+from . import models
+
+__all__ = ["DEFAULTS", "DemoError", "DemoResult", "run"]
+
+# per model: (epochs, batch size, Adam learning rate)
+DEFAULTS = {"mlp": (10, 32, 2e-3), "lenet": (10, 32, 2e-3)}
+APIS = ("functional", "compat")
+
+
+class DemoError(ValueError):
+    """A demo option that cannot work; the message says what to do instead."""
+
+
+@dataclasses.dataclass
+class DemoResult:
+    model: str
+    dataset: str
+    test_accuracy: float
+    history: object
+    plot: pathlib.Path | None
+    checkpoint: pathlib.Path | None
+
+
+def _check_positive(name, value, kind):
+    if not isinstance(value, kind) or isinstance(value, bool) or not value > 0 or (
+        kind is float and not math.isfinite(value)
+    ):
+        raise DemoError(f"{name} must be a positive {'integer' if kind is int else 'finite number'}, got {value!r}")
+
+
+def _check_output(option, path):
+    path = pathlib.Path(path).expanduser()
+    if path.is_dir():
+        raise DemoError(f"{option} {str(path)!r} is a folder; give a file name, e.g. {str(path / 'out')!r}")
+    if not path.parent.is_dir():
+        raise DemoError(f"{option}: the folder {str(path.parent)!r} does not exist; create it or choose another path")
+    return path.resolve()
+
+
+def compat_training_missing() -> str | None:
+    """None when funcgrad.compat has nn.Module, optim and DataLoader; else what is missing."""
+    try:
+        import funcgrad.compat as torch  # noqa: PLC0415
+    except ImportError:
+        return "funcgrad.compat"
+    needed = {
+        "nn.Module": lambda: torch.nn.Module, "optim.Adam": lambda: torch.optim.Adam,
+        "utils.data.DataLoader": lambda: torch.utils.data.DataLoader,
+    }
+    missing = []
+    for name, get in needed.items():
+        try:
+            get()
+        except AttributeError:
+            missing.append(f"funcgrad.compat.{name}")
+    return ", ".join(missing) or None
+
+
+def _check_device(device):
+    import funcgrad as fg  # noqa: PLC0415
+    from funcgrad import backend  # noqa: PLC0415
+
+    if not isinstance(device, str) or not (
+        device == "cpu" or device == "cuda" or (device.startswith("cuda:") and device[5:].isdigit())
+    ):
+        raise DemoError(f"unknown device {device!r}; use cpu, cuda or cuda:N")
+    if device.startswith("cuda"):
+        try:
+            dev = backend.get_device(device)
+            backend.get_backend(dev)
+        except (RuntimeError, ValueError) as e:
+            raise DemoError(f"--device {device}: {e}") from None
+        if dev not in fg.devices():
+            raise DemoError(f"--device {device}: no such GPU; found {', '.join(map(str, fg.devices()))}")
+    return device
+
+
+def run(*, api="functional", model="auto", epochs=None, batch_size=None, lr=None, device="cpu",
+        data=None, save=None, plot="funcgrad-demo.png", quiet=False, seed=0, echo=print):
+    """Train, evaluate, plot and (optionally) save; ``echo`` receives the lines to show."""
+    from . import outputs, train  # noqa: PLC0415
+
+    if api not in APIS:
+        raise DemoError(f"unknown api {api!r}; use functional or compat")
+    if api == "compat":
+        missing = compat_training_missing()
+        raise DemoError(
+            "--api compat: the compat training API is not available yet"
+            + (f" (missing {missing})" if missing else " (the demo's compat path is not written yet)")
+            + "; use --api functional"
+        )
+    if model == "auto":
+        model = "lenet" if models.conv_available() else "mlp"
+    if model not in models.MODELS:
+        raise DemoError(f"unknown model {model!r}; use auto, {', '.join(models.MODELS)}")
+    if model == "lenet" and not models.conv_available():
+        raise DemoError("--model lenet needs funcgrad.nn.functional.conv2d/max_pool2d (not in this version); use --model mlp")
+    d_epochs, d_batch, d_lr = DEFAULTS[model]
+    epochs, batch_size, lr = epochs or d_epochs, batch_size or d_batch, lr or d_lr
+    _check_positive("--epochs", epochs, int)
+    _check_positive("--batch-size", batch_size, int)
+    _check_positive("--lr", float(lr), float)
+    _check_device(device)
+    plot_path = _check_output("--plot", plot) if plot else None
+    save_path = _check_output("--save", save) if save else None
+    dataset = datasets.load_digits() if data is None else datasets.load(data)
+    if model == "lenet":
+        try:
+            models._lenet_geometry(dataset.image_shape)
+        except ValueError as e:
+            raise DemoError(f"{e}; use --model mlp") from None
+
+    if not quiet:
+        n_params = models.count_params(models.init_model(model, dataset.image_shape, dataset.num_classes))
+        echo(
+            f"funcgrad demo: {model} ({n_params:,} parameters) on {dataset.name} "
+            f"({len(dataset.x_train)} train / {len(dataset.x_test)} test images, "
+            f"{'x'.join(map(str, dataset.image_shape))}), device {device}, {api} API, "
+            f"{epochs} epochs, batch {batch_size}, Adam lr {lr:g}"
+        )
+    params, hist = train.train(
+        model, dataset, epochs=epochs, batch_size=batch_size, lr=float(lr), device=device, seed=seed, quiet=quiet,
+    )
+    acc = hist.test_acc[-1]
+    echo(
+        f"test accuracy {100 * acc:.1f}% ({round(acc * len(dataset.y_test))}/{len(dataset.y_test)}) "
+        f"after {epochs} epochs: {hist.steps} steps in {hist.seconds:.1f} s ({hist.steps / hist.seconds:.0f} steps/s)"
+    )
+    if plot_path is not None:
+        try:
+            outputs.plot_history(plot_path, hist, f"funcgrad demo: {model} on {dataset.name}, {api} API")
+            echo(f"loss/accuracy curves: {plot_path}")
+        except ImportError:
+            plot_path = None
+            echo("no plot: matplotlib is not installed (pip install matplotlib)")
+    if save_path is not None:
+        outputs.save_checkpoint(
+            save_path, params, model=model, dataset=dataset.name, test_accuracy=acc, epochs=epochs,
+        )
+        echo(f"checkpoint: {save_path}")
+    return DemoResult(model, dataset.name, acc, hist, plot_path, save_path)
