@@ -1,0 +1,117 @@
+"""The funcgrad command: every bad input is one line on stderr, exit status 2, no traceback."""
+
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from funcgrad import cli
+from funcgrad.cli import bench
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def run_cli(*args, cwd=None, timeout=120):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MPLBACKEND="Agg")
+    return subprocess.run(
+        [sys.executable, "-m", "funcgrad", *args], capture_output=True, text=True, cwd=cwd, env=env,
+        timeout=timeout,
+    )
+
+
+def assert_usage_error(proc, *fragments):
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2, proc.stderr
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+    assert lines[0].startswith("funcgrad"), lines[0]
+    for frag in fragments:
+        assert frag in lines[0], lines[0]
+
+
+@pytest.mark.parametrize(
+    "args, fragments",
+    [
+        ((), ["choose a command"]),
+        (("frobnicate",), ["invalid choice", "frobnicate"]),
+        (("demo", "--epochs", "0"), ["--epochs", "positive integer"]),
+        (("demo", "--epochs", "two"), ["--epochs", "'two'"]),
+        (("demo", "--batch-size", "-4"), ["--batch-size"]),
+        (("demo", "--lr", "nan"), ["--lr", "finite"]),
+        (("demo", "--lr", "-0.1"), ["--lr"]),
+        (("demo", "--api", "keras"), ["--api", "keras"]),
+        (("demo", "--api", "compat"), ["compat training API is not available yet", "--api functional"]),
+        (("demo", "--device", "tpu"), ["unknown device 'tpu'", "cpu, cuda"]),
+        (("demo", "--device", "cuda:x"), ["unknown device"]),
+        (("demo", "--bogus"), ["unrecognized arguments: --bogus"]),
+        (("bench", "no_such_benchmark"), ["unknown benchmark", "op_overhead"]),
+    ],
+)
+def test_bad_options(args, fragments):
+    assert_usage_error(run_cli(*args), *fragments)
+
+
+@pytest.mark.skipif(__import__("funcgrad").cuda_available(), reason="this machine has a usable GPU")
+def test_cuda_without_cupy_or_gpu():
+    assert_usage_error(run_cli("demo", "--device", "cuda"), "--device cuda", "not available", "device='cpu'")
+
+
+def test_missing_data_folder(tmp_path):
+    assert_usage_error(run_cli("demo", "--data", str(tmp_path / "nope")), "does not exist", "omit --data")
+
+
+def test_data_folder_with_neither_format(tmp_path):
+    (tmp_path / "readme.txt").write_text("not a dataset")
+    assert_usage_error(run_cli("demo", "--data", str(tmp_path)), "neither MNIST IDX files", "CIFAR-10")
+
+
+def test_corrupt_data_folder(tmp_path):
+    for name in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
+                 "t10k-labels-idx1-ubyte"):
+        (tmp_path / name).write_bytes(b"\x00\x00\x08\x03garbage")
+    assert_usage_error(run_cli("demo", "--data", str(tmp_path)), "truncated")
+
+
+def test_data_file_instead_of_folder(tmp_path):
+    (tmp_path / "f").write_text("x")
+    assert_usage_error(run_cli("demo", "--data", str(tmp_path / "f")), "expects a folder")
+
+
+def test_output_paths_checked_before_training(tmp_path):
+    assert_usage_error(run_cli("demo", "--save", str(tmp_path / "no" / "ck.npz")), "--save", "does not exist")
+    assert_usage_error(run_cli("demo", "--plot", str(tmp_path)), "--plot", "is a folder")
+
+
+def test_help_and_info():
+    proc = run_cli("demo", "--help")
+    assert proc.returncode == 0 and "--data FOLDER" in proc.stdout and "--api" in proc.stdout
+    proc = run_cli("info")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for fragment in ("funcgrad 0.", "numpy ", "BLAS", "cupy", "default device: cpu", "default dtype: float64",
+                     "digits.npz"):
+        assert fragment in out, out
+
+
+def test_bench_list_finds_the_repository_benchmarks():
+    proc = run_cli("bench", "--list")
+    assert proc.returncode == 0 and "op_overhead" in proc.stdout.split()
+
+
+def test_bench_outside_a_source_checkout(monkeypatch, capsys):
+    monkeypatch.setattr(bench, "benchmarks_dir", lambda: None)
+    assert cli.main(["bench"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "only available from a source checkout" in err
+
+
+def test_compat_is_refused_while_its_training_api_is_missing(capsys):
+    from funcgrad.demo import compat_training_missing
+
+    missing = compat_training_missing()
+    if missing is None:
+        pytest.skip("funcgrad.compat has nn/optim/DataLoader now")
+    assert cli.main(["demo", "--api", "compat"]) == 2
+    assert "not available yet" in capsys.readouterr().err
