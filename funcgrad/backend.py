@@ -98,7 +98,10 @@ XP_OF_TYPE: dict = {}
 
 def _register_type(t, be):
     _BACKEND_OF_TYPE[t] = be
-    XP_OF_TYPE[t] = be.xp
+    if not issubclass(t, np.generic):
+        # numpy scalars are host scalars: like Python numbers, they never decide which
+        # namespace an impl uses (np.float64(2) * a_gpu_array runs on the GPU)
+        XP_OF_TYPE[t] = be.xp
 
 
 _register_type(np.ndarray, NUMPY)

@@ -1,46 +1,33 @@
-"""Shared test configuration: Hypothesis profiles and the backend under test.
+"""Shared test configuration for funcgrad's own suite.
 
-- ``HYPOTHESIS_PROFILE=thorough`` runs many more examples (the default keeps
-  the whole suite within CI's budget on two cores).
-- ``FUNCGRAD_TEST_BACKEND=standin`` runs the whole suite with the CPU stand-in
-  (a strict CuPy look-alike) as the default device; ``cuda`` uses a real GPU.
-- The ``device`` fixture runs a test on every available backend: cpu and the
-  stand-in always, cuda when cupy sees a GPU.
+The funcgrad pytest plugin (funcgrad/testing/pytest_plugin.py; installed as an
+entry point, loaded here when running from a source tree) provides
+``--funcgrad-backend`` / ``FUNCGRAD_TEST_BACKEND`` and the ``funcgrad_device``
+fixture. Here: the Hypothesis profile (``HYPOTHESIS_PROFILE=thorough`` for many
+more examples; the default keeps the suite within CI's budget on two cores) and
+the short fixture names used by the tests.
 """
 
+import importlib.metadata
 import os
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
-import funcgrad as fg
+if not any(ep.name == "funcgrad" for ep in importlib.metadata.entry_points(group="pytest11")):
+    pytest_plugins = ["funcgrad.testing.pytest_plugin"]
 
-settings.register_profile(
-    "default", max_examples=25, deadline=None, derandomize=False,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile(
-    "thorough", max_examples=300, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+_SLOW = [HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile("default", max_examples=25, deadline=None, suppress_health_check=_SLOW)
+settings.register_profile("thorough", max_examples=300, deadline=None, suppress_health_check=_SLOW)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-_BACKEND = os.environ.get("FUNCGRAD_TEST_BACKEND")
-if _BACKEND:
-    fg.set_default_device(_BACKEND)
 
-DEVICES = ["cpu", "standin"] + (["cuda"] if fg.cuda_available() else [])
-
-
-@pytest.fixture(params=DEVICES)
-def device(request):
-    """Each backend in turn, set as the default device for the test's duration."""
-    prev = fg.set_default_device(request.param)
-    try:
-        yield request.param
-    finally:
-        fg.set_default_device(prev)
+@pytest.fixture
+def device(funcgrad_device):
+    """Each backend in turn (cpu, standin, cuda if present) as the default device."""
+    return funcgrad_device
 
 
 @pytest.fixture

@@ -11,7 +11,15 @@ import funcgrad.numpy as fnp
 from funcgrad.core import REGISTRY, MissingRuleError, Primitive
 
 
+@pytest.fixture(autouse=True)
+def _restore_default_device():
+    prev = fg.default_device()
+    yield
+    fg.set_default_device(prev)
+
+
 def test_array_metadata_and_repr():
+    fg.set_default_device("cpu")  # (restored by the autouse fixture below)
     x = fnp.asarray([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     assert x.shape == (2, 3) and x.ndim == 2 and x.size == 6
     assert x.dtype == np.float64 and str(x.device) == "cpu"
@@ -84,10 +92,12 @@ def test_shape_mismatch_is_numpys_value_error_naming_both_shapes():
 
 
 def test_mixing_devices_is_a_clear_error():
-    a = fnp.ones(3)
+    a = fnp.ones(3, device="cpu")
     b = fg.device_put(fnp.ones(3), "standin")
     with pytest.raises(fg.DeviceMismatchError, match="cpu and standin:0"):
         a + b
+    # numpy scalars (and 0-d results computed on the cpu) act as host scalars
+    assert (np.float64(2.0) * b).device == b.device
     with pytest.raises(fg.DeviceMismatchError, match="standin:0 and cpu"):
         b * a
 

@@ -13,8 +13,7 @@ import inspect
 
 import numpy as np
 
-from ..backend import _BACKEND_OF_TYPE as _BACKEND_TYPES
-from ..backend import NUMPY, XP_OF_TYPE
+from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
 
 __all__ = [
@@ -95,7 +94,7 @@ def ufunc_primitive(name, np_name=None, *, nin=1, **kwargs) -> Primitive:
     prim = Primitive(name, _ufunc_impl(np_name, nin), _ufunc_abstract(uf), **kwargs)
     # a numpy buffer as first argument: call the ufunc directly (a foreign second
     # argument then fails inside numpy, and bind reports the device mismatch)
-    prim.fast.update({t: uf for t, be in _BACKEND_TYPES.items() if be is NUMPY})
+    prim.fast[np.ndarray] = uf
     return prim
 
 

@@ -22,7 +22,7 @@ from ..core import Array
 
 __all__ = [
     "shapes", "broadcastable_shapes", "mutually_broadcastable_shapes", "floats", "host_arrays",
-    "arrays", "to_device", "axes",
+    "arrays", "to_device", "axes", "differentiable_floats", "pytrees", "tensors",
 ]
 
 
@@ -58,6 +58,26 @@ def floats(low=-3.0, high=3.0, avoid=(), margin=1e-2, width=64):
     if avoid:
         s = s.filter(lambda v: all(abs(v - a) >= margin for a in avoid))
     return s
+
+
+def differentiable_floats(low=-3.0, high=3.0, smooth=None, width=64):
+    """Floats where a function is smooth: ``smooth(v) -> bool`` says where it is.
+
+    Example: ``differentiable_floats(smooth=lambda v: abs(v - round(v)) > 0.01)``
+    for a function with kinks at the integers.
+    """
+    s = st.floats(low, high, allow_nan=False, allow_infinity=False, width=width)
+    return s if smooth is None else s.filter(smooth)
+
+
+def pytrees(leaves, max_leaves=6):
+    """Pytrees (nested tuples, lists, dicts with str keys, None) whose leaves come from ``leaves``."""
+    containers = lambda children: st.one_of(  # noqa: E731
+        st.tuples(children, children),
+        st.lists(children, max_size=3),
+        st.dictionaries(st.text("abcdef", min_size=1, max_size=3), children, max_size=3),
+    )
+    return st.recursive(st.one_of(leaves, st.none()), containers, max_leaves=max_leaves)
 
 
 def host_arrays(shape, dtype=np.float64, elements=None):
@@ -110,3 +130,16 @@ def axes(draw, ndim, allow_none=True, allow_tuple=True, allow_negative=True):
     elif allow_tuple:
         options.append(st.just(()))
     return draw(st.one_of(options))
+
+
+def tensors(dtype=np.float32, shape=None, elements=None, requires_grad=False):
+    """funcgrad.compat Tensors (PyTorch-style) with values drawn like :func:`host_arrays`."""
+    shape = shapes() if shape is None else shape
+
+    def make(host):
+        from .. import compat  # noqa: PLC0415 - compat is optional for users of this module
+
+        t = compat.tensor(host)
+        return t.requires_grad_() if requires_grad else t
+
+    return host_arrays(shape, dtype, elements).map(make)
