@@ -115,3 +115,33 @@ def test_compat_is_refused_while_its_training_api_is_missing(capsys):
         pytest.skip("funcgrad.compat has nn/optim/DataLoader now")
     assert cli.main(["demo", "--api", "compat"]) == 2
     assert "not available yet" in capsys.readouterr().err
+
+
+# --- the README's promises ------------------------------------------------------------------------
+
+def _readme_commands():
+    text = (ROOT / "README.md").read_text()
+    block = text.split("```bash\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line and not line.startswith("#")]
+
+
+def test_readme_commands_run_the_demo_and_mirror_ci():
+    demo, tests = _readme_commands()
+    assert demo.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install -e . && ")
+    assert demo.endswith("&& funcgrad demo")
+    ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
+    # .ci/run runs the README's test command (pip's -q only quiets the log)
+    assert ci.replace("pip install -q ", "pip install ") == tests.split(" && ", 2)[2]
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["scripts"]["funcgrad"] == "funcgrad.cli:main"
+    assert "digits.npz" in project["tool"]["setuptools"]["package-data"]["funcgrad.datasets"]
+
+
+def test_readme_tour_runs():
+    text = (ROOT / "README.md").read_text()
+    block = text.split("```python\n", 1)[1].split("```", 1)[0]
+    code = "\n".join(line for line in block.splitlines() if '"cuda"' not in line)  # no GPU needed
+    namespace = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert namespace["y"] == pytest.approx(sum(__import__("math").tanh(v) ** 2 for v in (0.5, -1.0, 2.0)))
