@@ -155,3 +155,64 @@ def test_lenet_geometry():
     assert models._lenet_geometry((3, 32, 32)) == (5, 0, 16 * 5 * 5)
     with pytest.raises(ValueError, match="too small"):
         models._lenet_geometry((1, 2, 2))
+
+
+class FakeConvOps:
+    """conv2d / max_pool2d written with funcgrad.numpy (im2col by slicing): a stand-in for
+    funcgrad.nn.functional, to check the LeNet wiring before the real layers exist."""
+
+    @staticmethod
+    def conv2d(x, w, b=None, stride=1, padding=0):
+        n, c, h, wd = x.shape
+        o, _, k, _ = w.shape
+        if padding:
+            zr = fnp.zeros((n, c, padding, wd), dtype=x.dtype)
+            x = fnp.concatenate([zr, x, zr], axis=2)
+            zc = fnp.zeros((n, c, h + 2 * padding, padding), dtype=x.dtype)
+            x = fnp.concatenate([zc, x, zc], axis=3)
+        ho, wo = x.shape[2] - k + 1, x.shape[3] - k + 1
+        cols = fnp.stack([x[:, :, i:i + ho, j:j + wo] for i in range(k) for j in range(k)], axis=2)
+        cols = fnp.reshape(cols, (n, c * k * k, ho * wo))  # (c, i, j) order = w's layout
+        out = fnp.reshape(w, (o, c * k * k)) @ cols
+        out = fnp.reshape(out, (n, o, ho, wo))
+        return out if b is None else out + fnp.reshape(b, (1, o, 1, 1))
+
+    @staticmethod
+    def max_pool2d(x, k):
+        n, c, h, w = x.shape
+        x = fnp.reshape(x[:, :, : h // k * k, : w // k * k], (n, c, h // k, k, w // k, k))
+        return fnp.max(fnp.max(x, axis=5), axis=3)
+
+
+def test_fake_conv_matches_a_direct_loop():
+    rng = np.random.default_rng(0)
+    x, w, b = rng.standard_normal((2, 3, 5, 5)), rng.standard_normal((4, 3, 3, 3)), rng.standard_normal(4)
+    got = np.asarray(FakeConvOps.conv2d(fnp.asarray(x), fnp.asarray(w), fnp.asarray(b), padding=1))
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    ref = np.empty((2, 4, 5, 5))
+    for i in range(5):
+        for j in range(5):
+            ref[:, :, i, j] = np.einsum("ncij,ocij->no", xp[:, :, i:i + 3, j:j + 3], w) + b
+    np.testing.assert_allclose(got, ref, rtol=1e-12)
+
+
+@pytest.mark.parametrize("image_shape", [(1, 8, 8), (1, 28, 28)])
+def test_lenet_wiring_with_conv_ops(monkeypatch, image_shape):
+    monkeypatch.setattr(models, "_conv_ops", lambda: FakeConvOps)
+    assert models.conv_available()
+    params = models.init_model("lenet", image_shape, 10)
+    assert params["conv1"]["w"].shape[1:] == (image_shape[0],) + params["conv1"]["w"].shape[2:]
+    x = fnp.asarray(np.random.default_rng(0).standard_normal((3, *image_shape)), dtype=np.float32)
+    logits = models.apply_model("lenet", params, x)
+    assert logits.shape == (3, 10) and logits.dtype == np.float32
+    g = fg.grad(lambda p: fnp.sum(models.apply_model("lenet", p, x) ** 2))(params)
+    assert all(np.any(np.asarray(leaf) != 0) for leaf in fg.tree.tree_leaves(g))
+
+
+def test_lenet_learns_with_conv_ops(monkeypatch):
+    monkeypatch.setattr(models, "_conv_ops", lambda: FakeConvOps)
+    data = tiny_dataset()
+    data = Dataset("tiny8", np.kron(data.x_train, np.ones((2, 2), np.float32)), data.y_train,
+                   np.kron(data.x_test, np.ones((2, 2), np.float32)), data.y_test, data.classes)
+    _, hist = train.train("lenet", data, epochs=3, batch_size=16, lr=3e-3, quiet=True)
+    assert hist.test_acc[-1] >= 0.9

@@ -22,7 +22,7 @@ from . import models
 __all__ = ["DEFAULTS", "DemoError", "DemoResult", "run"]
 
 # per model: (epochs, batch size, Adam learning rate)
-DEFAULTS = {"mlp": (10, 32, 2e-3), "lenet": (10, 32, 2e-3)}
+DEFAULTS = {"mlp": (10, 32, 2e-3), "lenet": (15, 32, 5e-3)}
 APIS = ("functional", "compat")
 
 

@@ -108,7 +108,7 @@ def apply_model(name, params, x):
     F = _conv_ops()
     if F is None:
         raise RuntimeError("lenet needs funcgrad.nn.functional.conv2d and max_pool2d, not in this version")
-    pad = (params["conv1"]["w"].shape[-1] - 1) // 2 if params["conv1"]["w"].shape[-1] == 3 else 0
+    _, pad, _ = _lenet_geometry(x.shape[1:])
     h = x
     for layer in ("conv1", "conv2"):
         h = F.conv2d(h, params[layer]["w"], params[layer]["b"], padding=pad)
