@@ -39,9 +39,8 @@ def test_demo_one_epoch_learns_and_writes_plot_and_checkpoint(tmp_path):
     from funcgrad.datasets import load_digits
 
     d = load_digits()
-    mean, std = d.x_train.mean(axis=(0, 2, 3), keepdims=True), d.x_train.std(axis=(0, 2, 3), keepdims=True) + 1e-6
-    p = fg.tree.tree_map(fnp.asarray, params)
-    acc, _ = train.evaluate(meta["model"], p, ((d.x_test - mean) / std).astype(np.float32), d.y_test, 10)
+    _, x_test = train.standardize(d, np.float32)
+    acc, _ = train.evaluate(meta["model"], fg.tree.tree_map(fnp.asarray, params), x_test, d.y_test, 10)
     assert round(acc * 360) == int(m.group(2))
     assert not list(tmp_path.glob(".*.tmp"))  # atomic writes leave no temporary files
 

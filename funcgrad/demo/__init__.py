@@ -56,20 +56,27 @@ def _check_output(option, path):
     return path.resolve()
 
 
-def compat_training_missing() -> str | None:
-    """None when funcgrad.compat has nn.Module, optim and DataLoader; else what is missing."""
+# what the compat path of the demo uses (funcgrad/demo/compat_train.py), by model
+_COMPAT_NEEDS = (
+    "tensor", "from_numpy", "no_grad", "manual_seed", "nn.Module", "nn.Sequential", "nn.Linear", "nn.ReLU",
+    "nn.Flatten", "nn.functional.cross_entropy", "optim.Adam", "utils.data.DataLoader",
+    "utils.data.TensorDataset",
+)
+_COMPAT_NEEDS_LENET = ("nn.Conv2d", "nn.MaxPool2d")
+
+
+def compat_training_missing(model="mlp") -> str | None:
+    """None when funcgrad.compat has what the demo's PyTorch-style loop uses; else what is missing."""
     try:
         import funcgrad.compat as torch  # noqa: PLC0415
     except ImportError:
         return "funcgrad.compat"
-    needed = {
-        "nn.Module": lambda: torch.nn.Module, "optim.Adam": lambda: torch.optim.Adam,
-        "utils.data.DataLoader": lambda: torch.utils.data.DataLoader,
-    }
     missing = []
-    for name, get in needed.items():
+    for name in _COMPAT_NEEDS + (_COMPAT_NEEDS_LENET if model == "lenet" else ()):
+        obj = torch
         try:
-            get()
+            for part in name.split("."):
+                obj = getattr(obj, part)
         except AttributeError:
             missing.append(f"funcgrad.compat.{name}")
     return ", ".join(missing) or None
@@ -101,18 +108,19 @@ def run(*, api="functional", model="auto", epochs=None, batch_size=None, lr=None
 
     if api not in APIS:
         raise DemoError(f"unknown api {api!r}; use functional or compat")
-    if api == "compat":
-        missing = compat_training_missing()
-        raise DemoError(
-            "--api compat: the compat training API is not available yet"
-            + (f" (missing {missing})" if missing else " (the demo's compat path is not written yet)")
-            + "; use --api functional"
-        )
     if model == "auto":
-        model = "lenet" if models.conv_available() else "mlp"
+        lenet_ok = compat_training_missing("lenet") is None if api == "compat" else models.conv_available()
+        model = "lenet" if lenet_ok else "mlp"
     if model not in models.MODELS:
         raise DemoError(f"unknown model {model!r}; use auto, {', '.join(models.MODELS)}")
-    if model == "lenet" and not models.conv_available():
+    if api == "compat":
+        missing = compat_training_missing(model)
+        if missing:
+            raise DemoError(
+                f"--api compat: the compat training API is not available yet (missing {missing}); "
+                "use --api functional"
+            )
+    elif model == "lenet" and not models.conv_available():
         raise DemoError("--model lenet needs funcgrad.nn.functional.conv2d/max_pool2d (not in this version); use --model mlp")
     d_epochs, d_batch, d_lr = DEFAULTS[model]
     epochs, batch_size, lr = epochs or d_epochs, batch_size or d_batch, lr or d_lr
@@ -137,9 +145,15 @@ def run(*, api="functional", model="auto", epochs=None, batch_size=None, lr=None
             f"{'x'.join(map(str, dataset.image_shape))}), device {device}, {api} API, "
             f"{epochs} epochs, batch {batch_size}, Adam lr {lr:g}"
         )
-    params, hist = train.train(
-        model, dataset, epochs=epochs, batch_size=batch_size, lr=float(lr), device=device, seed=seed, quiet=quiet,
-    )
+    options = dict(epochs=epochs, batch_size=batch_size, lr=float(lr), device=device, seed=seed, quiet=quiet)
+    if api == "compat":
+        import funcgrad.compat as torch  # noqa: PLC0415
+
+        from .compat_train import train_compat  # noqa: PLC0415
+
+        params, hist = train_compat(torch, model, dataset, **options)
+    else:
+        params, hist = train.train(model, dataset, **options)
     acc = hist.test_acc[-1]
     echo(
         f"test accuracy {100 * acc:.1f}% ({round(acc * len(dataset.y_test))}/{len(dataset.y_test)}) "

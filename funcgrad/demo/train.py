@@ -77,10 +77,55 @@ def evaluate(model, params, x, y, num_classes, device=None, batch_size=1000):
     return correct / len(x), total_loss / len(x)
 
 
+def standardize(data, dtype):
+    """Train and test images scaled by the training set's per-channel mean and std, as ``dtype``."""
+    mean = data.x_train.mean(axis=(0, 2, 3), keepdims=True)
+    std = data.x_train.std(axis=(0, 2, 3), keepdims=True) + 1e-6
+    return ((data.x_train - mean) / std).astype(dtype), ((data.x_test - mean) / std).astype(dtype)
+
+
+class Tracker:
+    """The progress bar and the History of a run, fed one step at a time (shared by both APIs)."""
+
+    def __init__(self, epochs, steps_per_epoch, quiet, out):
+        from tqdm.auto import tqdm  # noqa: PLC0415  (only the demo needs it)
+
+        self.hist, self.epochs = History(), epochs
+        self.bar = tqdm(total=epochs * steps_per_epoch, unit="step", disable=quiet, file=out,
+                        dynamic_ncols=True, desc="training")
+        self.t0 = time.perf_counter()
+        self.epoch = 0
+
+    def start_epoch(self):
+        self.epoch += 1
+        self.seen = self.correct = 0
+        self.bar.set_description(f"epoch {self.epoch}/{self.epochs}")
+
+    def step(self, loss, correct, n):
+        if not math.isfinite(loss):
+            raise FloatingPointError(f"the training loss became {loss} at epoch {self.epoch}; try a smaller --lr")
+        self.hist.step_loss.append(loss)
+        self.hist.steps += 1
+        self.seen += n
+        self.correct += correct
+        self.bar.set_postfix(loss=f"{loss:.3f}", acc=f"{self.correct / self.seen:.3f}", refresh=False)
+        self.bar.update(1)
+
+    def end_epoch(self, test_acc, test_loss):
+        self.hist.train_acc.append(self.correct / self.seen)
+        self.hist.test_acc.append(test_acc)
+        self.hist.test_loss.append(test_loss)
+        self.bar.set_postfix(loss=f"{self.hist.step_loss[-1]:.3f}", acc=f"{self.correct / self.seen:.3f}",
+                             test_acc=f"{test_acc:.3f}")
+
+    def close(self):
+        self.bar.close()
+        self.hist.seconds = time.perf_counter() - self.t0
+        return self.hist
+
+
 def train(model, data, *, epochs, batch_size, lr, device=None, seed=0, quiet=False, out=sys.stderr):
     """Train ``model`` on ``data`` (a funcgrad.datasets.Dataset); returns (params, History)."""
-    from tqdm.auto import tqdm  # noqa: PLC0415  (only the demo needs it)
-
     params = models.init_model(model, data.image_shape, data.num_classes, seed=seed, device=device)
     dtype = fg.tree.tree_leaves(params)[0].dtype
     opt_init, opt_update = adam(lr)
@@ -91,26 +136,14 @@ def train(model, data, *, epochs, batch_size, lr, device=None, seed=0, quiet=Fal
         return cross_entropy(logits, onehot), logits
 
     step_fn = fg.value_and_grad(loss_fn, has_aux=True)
-    # standardize with the training set's statistics (per channel)
-    mean = data.x_train.mean(axis=(0, 2, 3), keepdims=True)
-    std = data.x_train.std(axis=(0, 2, 3), keepdims=True) + 1e-6
-    x_train = ((data.x_train - mean) / std).astype(dtype)
-    x_test = ((data.x_test - mean) / std).astype(dtype)
-    y_train = data.y_train
-    n = len(x_train)
-    steps_per_epoch = math.ceil(n / batch_size)
+    x_train, x_test = standardize(data, dtype)
+    y_train, n = data.y_train, len(data.x_train)
     rng = np.random.default_rng(seed)
-    hist = History()
-    bar = tqdm(
-        total=epochs * steps_per_epoch, unit="step", disable=quiet, file=out, dynamic_ncols=True,
-        leave=True, desc="training",
-    )
-    t0 = time.perf_counter()
+    tracker = Tracker(epochs, math.ceil(n / batch_size), quiet, out)
     try:
-        for epoch in range(epochs):
-            bar.set_description(f"epoch {epoch + 1}/{epochs}")
+        for _ in range(epochs):
+            tracker.start_epoch()
             order = rng.permutation(n)
-            seen = correct = 0
             for i in range(0, n, batch_size):
                 idx = order[i:i + batch_size]
                 xb = fnp.asarray(x_train[idx], device=device)
@@ -118,23 +151,9 @@ def train(model, data, *, epochs, batch_size, lr, device=None, seed=0, quiet=Fal
                 (loss, logits), grads = step_fn(params, xb, onehot)
                 updates, opt_state = opt_update(grads, opt_state, params)
                 params = apply_updates(params, updates)
-                loss = float(loss)
-                if not math.isfinite(loss):
-                    raise FloatingPointError(
-                        f"the training loss became {loss} at epoch {epoch + 1}; try a smaller --lr"
-                    )
-                hist.step_loss.append(loss)
-                seen += len(idx)
-                correct += int(np.sum(np.asarray(fnp.argmax(logits, axis=1)) == y_train[idx]))
-                hist.steps += 1
-                bar.set_postfix(loss=f"{loss:.3f}", acc=f"{correct / seen:.3f}", refresh=False)
-                bar.update(1)
-            hist.train_acc.append(correct / seen)
-            acc, test_loss = evaluate(model, params, x_test, data.y_test, data.num_classes, device)
-            hist.test_acc.append(acc)
-            hist.test_loss.append(test_loss)
-            bar.set_postfix(loss=f"{hist.step_loss[-1]:.3f}", acc=f"{correct / seen:.3f}", test_acc=f"{acc:.3f}")
+                correct = int(np.sum(np.asarray(fnp.argmax(logits, axis=1)) == y_train[idx]))
+                tracker.step(float(loss), correct, len(idx))
+            tracker.end_epoch(*evaluate(model, params, x_test, data.y_test, data.num_classes, device))
     finally:
-        bar.close()
-    hist.seconds = time.perf_counter() - t0
+        hist = tracker.close()
     return params, hist
