@@ -1,6 +1,7 @@
 """The funcgrad command: every bad input is one line on stderr, exit status 2, no traceback."""
 
 import os
+import re
 import pathlib
 import subprocess
 import sys
@@ -178,3 +179,16 @@ def test_readme_tour_runs():
     namespace = {}
     exec(compile(code, "README.md", "exec"), namespace)
     assert namespace["y"] == pytest.approx(sum(__import__("math").tanh(v) ** 2 for v in (0.5, -1.0, 2.0)))
+
+
+@pytest.mark.parametrize("page", ["docs/guide-functional.md", "docs/coming-from-jax.md"])
+def test_doc_examples_run(page, capsys):
+    """Every python block of the page, in order, in one namespace (the page reads top to bottom)."""
+    text = (ROOT / page).read_text()
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert blocks
+    namespace = {}
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"{page} block {i}", "exec"), namespace)
+    if page.endswith("guide-functional.md"):  # the training loop's promised accuracy
+        assert re.search(r"test accuracy 9[5-9]\.\d%", capsys.readouterr().out)
