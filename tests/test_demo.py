@@ -215,3 +215,19 @@ def test_lenet_learns_with_conv_ops(monkeypatch):
                    np.kron(data.x_test, np.ones((2, 2), np.float32)), data.y_test, data.classes)
     _, hist = train.train("lenet", data, epochs=3, batch_size=16, lr=3e-3, quiet=True)
     assert hist.test_acc[-1] >= 0.9
+
+
+def test_training_runs_with_the_requested_blas_threads(monkeypatch):
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    seen = []
+
+    def fake_train(model, data, **options):
+        seen.append({i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"})
+        raise KeyboardInterrupt  # stop before any real work
+
+    monkeypatch.setattr(train, "train", fake_train)
+    with pytest.raises(KeyboardInterrupt):
+        run(epochs=1, plot=None, quiet=True, threads=1)
+    assert seen == [{1}] or seen == [set()]  # set(): no BLAS library visible to threadpoolctl
+    with pytest.raises(DemoError, match="--threads"):
+        run(epochs=1, plot=None, threads=0)

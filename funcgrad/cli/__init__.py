@@ -73,6 +73,8 @@ def build_parser():
     demo.add_argument("--plot", metavar="PATH", default="funcgrad-demo.png",
                       help="where to write the loss/accuracy PNG (default ./funcgrad-demo.png)")
     demo.add_argument("--no-plot", action="store_true", help="do not write the plot")
+    demo.add_argument("--threads", type=_positive_int, default=1,
+                      help="BLAS threads for numpy while training (default 1: the demo's matrices are small)")
     demo.add_argument("--seed", type=int, default=0, help="initialization and shuffling seed (default 0)")
     demo.add_argument("-q", "--quiet", action="store_true", help="no progress bar; print only the results")
 
@@ -95,7 +97,7 @@ def _demo(args):
         run(
             api=args.api, model=args.model, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
             device=args.device, data=args.data, save=args.save, plot=None if args.no_plot else args.plot,
-            quiet=args.quiet, seed=args.seed,
+            quiet=args.quiet, seed=args.seed, threads=args.threads,
         )
     except (DemoError, DatasetError) as e:
         raise UsageError(str(e)) from None

@@ -12,6 +12,7 @@ folder, an unknown device, a bad number) raises :class:`DemoError` or
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import pathlib
@@ -101,8 +102,17 @@ def _check_device(device):
     return device
 
 
+def _blas_threads(n):
+    """numpy's BLAS limited to ``n`` threads inside the block (threadpoolctl; a no-op without it)."""
+    try:
+        from threadpoolctl import threadpool_limits  # noqa: PLC0415
+    except ImportError:
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=n, user_api="blas")
+
+
 def run(*, api="functional", model="auto", epochs=None, batch_size=None, lr=None, device="cpu",
-        data=None, save=None, plot="funcgrad-demo.png", quiet=False, seed=0, echo=print):
+        data=None, save=None, plot="funcgrad-demo.png", quiet=False, seed=0, threads=1, echo=print):
     """Train, evaluate, plot and (optionally) save; ``echo`` receives the lines to show."""
     from . import outputs, train  # noqa: PLC0415
 
@@ -127,6 +137,7 @@ def run(*, api="functional", model="auto", epochs=None, batch_size=None, lr=None
     _check_positive("--epochs", epochs, int)
     _check_positive("--batch-size", batch_size, int)
     _check_positive("--lr", float(lr), float)
+    _check_positive("--threads", threads, int)
     _check_device(device)
     plot_path = _check_output("--plot", plot) if plot else None
     save_path = _check_output("--save", save) if save else None
@@ -146,14 +157,15 @@ def run(*, api="functional", model="auto", epochs=None, batch_size=None, lr=None
             f"{epochs} epochs, batch {batch_size}, Adam lr {lr:g}"
         )
     options = dict(epochs=epochs, batch_size=batch_size, lr=float(lr), device=device, seed=seed, quiet=quiet)
-    if api == "compat":
-        import funcgrad.compat as torch  # noqa: PLC0415
+    with _blas_threads(threads):
+        if api == "compat":
+            import funcgrad.compat as torch  # noqa: PLC0415
 
-        from .compat_train import train_compat  # noqa: PLC0415
+            from .compat_train import train_compat  # noqa: PLC0415
 
-        params, hist = train_compat(torch, model, dataset, **options)
-    else:
-        params, hist = train.train(model, dataset, **options)
+            params, hist = train_compat(torch, model, dataset, **options)
+        else:
+            params, hist = train.train(model, dataset, **options)
     acc = hist.test_acc[-1]
     echo(
         f"test accuracy {100 * acc:.1f}% ({round(acc * len(dataset.y_test))}/{len(dataset.y_test)}) "
