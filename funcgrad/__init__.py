@@ -9,21 +9,25 @@ Transformations (grad, vjp, jvp, ...) compose to any order.  The PyTorch-style
 stateful API lives in ``funcgrad.compat``.
 """
 
-from . import numpy, primitives, tree  # noqa: F401  (numpy attaches Array's operators)
+from . import numpy, primitives, random, tree  # noqa: F401  (numpy attaches Array's operators)
 from .backend import Device, DeviceMismatchError, cuda_available, default_device, devices
 from .core import (
     Array, EscapedTracerError, MissingRuleError, Primitive, ShapedArray, Tracer, set_default_device,
 )
 from .primitives.transfer import device_put_p as _device_put_p
-from .transforms import grad, jvp, stop_gradient, value_and_grad, vjp
+from .transforms import (
+    checkpoint, custom_jvp, custom_vjp, grad, hessian, jacfwd, jacobian, jacrev, jvp, linearize, make_graph,
+    remat, stop_gradient, value_and_grad, vjp, vmap,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Array", "Device", "DeviceMismatchError", "EscapedTracerError", "MissingRuleError",
-    "Primitive", "ShapedArray", "Tracer", "asarray", "cuda_available", "default_device",
-    "device_put", "devices", "grad", "jvp", "numpy", "set_default_device", "stop_gradient",
-    "tree", "value_and_grad", "vjp",
+    "Primitive", "ShapedArray", "Tracer", "asarray", "checkpoint", "cuda_available", "custom_jvp",
+    "custom_vjp", "default_device", "device_put", "devices", "grad", "hessian", "jacfwd", "jacobian",
+    "jacrev", "jvp", "linearize", "make_graph", "nn", "numpy", "optim", "random", "remat", "set_default_device",
+    "stop_gradient", "tree", "value_and_grad", "vjp", "vmap",
 ]
 
 
@@ -49,3 +53,12 @@ def device_put(x, device=None):
         return Array(leaf, device=dev)
 
     return tree.tree_map(put, x)
+
+
+def __getattr__(name):
+    """``fg.nn`` and ``fg.optim`` are imported on first use."""
+    if name in ("nn", "optim"):
+        import importlib  # noqa: PLC0415
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'funcgrad' has no attribute {name!r}")

@@ -13,9 +13,13 @@ from . import _array_methods  # noqa: F401  (attaches Array's operators and meth
 from ._creation import *  # noqa: F401,F403
 from ._elementwise import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
+from ._logic import *  # noqa: F401,F403
+from ._math import *  # noqa: F401,F403
 from ._products import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
+from ._statistics import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
+from . import _more_methods  # noqa: F401,E402  (x.prod(), x.var(), x.clip(), ...)
 
 ndarray = Array
 

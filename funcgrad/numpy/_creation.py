@@ -1,6 +1,14 @@
-"""Array creation: array/asarray, zeros/ones/full/empty (+ _like), arange, eye."""
+"""Array creation: array/asarray, zeros/ones/full/empty (+ _like), arange, linspace,
+logspace, eye, identity, tri, meshgrid.
+
+Creation from Python numbers goes straight to the default device.  ``full``,
+``full_like``, ``linspace``, ``logspace`` and ``meshgrid`` are differentiable in
+their array arguments (fill value, start/stop, coordinate vectors).
+"""
 
 from __future__ import annotations
+
+import operator
 
 import numpy as np
 
@@ -11,7 +19,7 @@ from ._util import as_array
 
 __all__ = [
     "array", "asarray", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
-    "full_like", "empty_like", "arange", "eye", "identity",
+    "full_like", "empty_like", "arange", "linspace", "logspace", "eye", "identity", "tri", "meshgrid",
 ]
 
 
@@ -81,9 +89,20 @@ def empty(shape, dtype=None, order="C", *, device=None):
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None):
+    """numpy.full; an array fill value is broadcast (and differentiable)."""
+    if _is_array_fill(fill_value):
+        from ._shape import broadcast_to  # noqa: PLC0415
+
+        v = asarray(fill_value, dtype=dtype)
+        return broadcast_to(v, _shape_tuple(shape))
     if dtype is None:
-        dtype = np.result_type(fill_value) if not isinstance(fill_value, (Array, Tracer)) else fill_value.dtype
+        dtype = np.result_type(fill_value)
     return _create("full", shape, dtype, device, _host_scalar(fill_value))
+
+
+def _is_array_fill(v):
+    return isinstance(v, Tracer) or (isinstance(v, Array) and v.ndim > 0) or \
+        (not isinstance(v, (Array, int, float, complex, bool, np.generic)) and np.ndim(v) > 0)
 
 
 def _host_scalar(v):
@@ -110,12 +129,61 @@ def empty_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """numpy.full_like; an array fill value is broadcast (and differentiable)."""
+    if _is_array_fill(fill_value):
+        a = as_array(a)
+        return full(a.shape if shape is None else shape, fill_value, a.dtype if dtype is None else dtype)
     return _like(_cp.full_like, a, _host_scalar(fill_value), dtype, shape)
 
 
 def arange(start, stop=None, step=None, dtype=None, *, device=None):
-    dev = backend.get_device(device)
-    return Array(np.arange(_host_scalar(start), _host_scalar(stop), _host_scalar(step), dtype=dtype), device=dev)
+    """numpy.arange (its arguments must be concrete numbers; the result has no derivative)."""
+    vals = [_host_scalar(v) for v in (start, stop, step)]
+    return Array(np.arange(*vals, dtype=dtype), device=backend.get_device(device))
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
+    """numpy.linspace; differentiable in start and stop (arrays broadcast, as numpy)."""
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    div = (num - 1) if endpoint else num
+    if not any(isinstance(v, (Array, Tracer)) for v in (start, stop)):
+        host = np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
+        if retstep:
+            return Array(host[0], device=backend.get_device(device)), host[1]
+        return Array(host, device=backend.get_device(device))
+    from ._elementwise import add, astype, multiply, subtract  # noqa: PLC0415
+    from ._math import floor  # noqa: PLC0415
+    from ._shape import moveaxis, reshape  # noqa: PLC0415
+
+    start, stop = asarray(start), asarray(stop)
+    dt = np.result_type(start.dtype, stop.dtype, float(num))
+    start, stop = astype(start, dt), astype(stop, dt)
+    delta = subtract(stop, start)
+    nd = max(start.ndim, stop.ndim)
+    t = reshape(arange(0, num, dtype=dt, device=device), (-1,) + (1,) * nd)
+    step = delta / div if div > 0 else np.nan
+    y = add(multiply(t, step) if div > 0 else multiply(t, delta), start)
+    if endpoint and num > 1:
+        from ._shape import broadcast_to  # noqa: PLC0415
+
+        y = y.at[-1].set(broadcast_to(stop, tuple(y.shape[1:])))
+    if axis != 0:
+        y = moveaxis(y, 0, axis)
+    if dtype is not None:
+        if np.dtype(dtype).kind in "iu":
+            y = floor(y)
+        y = astype(y, dtype)
+    return (y, step) if retstep else y
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """numpy.logspace: base ** linspace(start, stop); differentiable in start and stop."""
+    from ._elementwise import astype, power  # noqa: PLC0415
+
+    y = power(base, linspace(start, stop, num, endpoint, axis=axis))
+    return y if dtype is None else astype(y, dtype)
 
 
 def eye(N, M=None, k=0, dtype=None, order="C", *, device=None):
@@ -124,3 +192,27 @@ def eye(N, M=None, k=0, dtype=None, order="C", *, device=None):
 
 def identity(n, dtype=None, *, device=None):
     return eye(n, dtype=dtype, device=device)
+
+
+def tri(N, M=None, k=0, dtype=float, *, device=None):
+    """Ones at and below the k-th diagonal (numpy.tri)."""
+    return Array(np.tri(N, M, k, dtype=dtype), device=backend.get_device(device))
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """numpy.meshgrid (a tuple of arrays); differentiable in the coordinate vectors."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    from ._shape import broadcast_to, reshape  # noqa: PLC0415
+
+    xs = [asarray(x) for x in xi]
+    n = len(xs)
+    shapes = [(1,) * i + (-1,) + (1,) * (n - i - 1) for i in range(n)]
+    if indexing == "xy" and n > 1:
+        shapes[0] = (1, -1) + (1,) * (n - 2)
+        shapes[1] = (-1, 1) + (1,) * (n - 2)
+    out = [reshape(x, s) for x, s in zip(xs, shapes)]
+    if not sparse:
+        full_shape = np.broadcast_shapes(*(tuple(o.shape) for o in out))
+        out = [broadcast_to(o, full_shape) for o in out]
+    return tuple(out)

@@ -1,15 +1,23 @@
-"""Reductions: sum, mean (more in later families)."""
+"""Reductions: sum, prod, mean, max/min, ptp, argmax/argmin, cumsum/cumprod, all/any,
+count_nonzero (statistics in _statistics)."""
 
 from __future__ import annotations
+
+import builtins
 
 import numpy as np
 
 from ..primitives import reduce as _rp
+from ..primitives import reduce_cumulative as _cum
+from ..primitives import reduce_stats as _rs
 from ..primitives.reduce import reduce_sum
 from ._elementwise import astype, divide, maximum, minimum
 from ._util import as_array, no_out, normalize_axis, normalize_axes
 
-__all__ = ["sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin"]
+__all__ = [
+    "sum", "prod", "mean", "max", "min", "amax", "amin", "ptp", "argmax", "argmin", "cumsum",
+    "cumprod", "cumulative_sum", "cumulative_prod", "all", "any", "count_nonzero",
+]
 
 _NO_VALUE = object()
 
@@ -25,10 +33,16 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     if dtype is not None:
         a = astype(a, dtype)
     axes = normalize_axes(axis, a.ndim)
-    res = reduce_sum(a, axes, keepdims) if axes or keepdims else a
+    res = reduce_sum(a, axes, keepdims) if axes or keepdims else _accumulate_dtype(a, np.add)
     if initial is not None:
         res = res + initial
     return res
+
+
+def _accumulate_dtype(a, ufunc):
+    """``a`` cast as a reduction over no axes would cast it (small ints and bool -> int64)."""
+    dt = ufunc.reduce(np.zeros(1, a.dtype)).dtype
+    return a if dt == a.dtype else astype(a, dt)
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
@@ -64,10 +78,10 @@ def _extremum(name, prim_fn, combine, a, axis, out, keepdims, initial, where):
         from ._elementwise import where as _where  # noqa: PLC0415
 
         a = _where(where, a, initial)
-    if initial is not _NO_VALUE and any(a.shape[ax] == 0 for ax in axes):
+    if initial is not _NO_VALUE and builtins.any(a.shape[ax] == 0 for ax in axes):
         from ._creation import full  # noqa: PLC0415
         return full(_rp.reduced_shape(a.shape, axes, keepdims), initial, dtype=a.dtype)
-    if any(a.shape[ax] == 0 for ax in axes):
+    if builtins.any(a.shape[ax] == 0 for ax in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
     res = prim_fn(a, axes, keepdims) if axes or keepdims else a
     if initial is not _NO_VALUE:
@@ -104,3 +118,103 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
     return _arg("argmin", _rp.argmin, a, axis, out, keepdims)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    """numpy.prod; derivatives are exact where the input has zeros (one or several)."""
+    no_out(out, "prod")
+    a = as_array(a)
+    if where is not None:
+        from ._elementwise import where as _where  # noqa: PLC0415
+
+        a = _where(where, a, 1)
+    if dtype is not None:
+        a = astype(a, dtype)
+    axes = normalize_axes(axis, a.ndim)
+    res = _rs.reduce_prod(a, axes, keepdims) if axes or keepdims else _accumulate_dtype(a, np.multiply)
+    if initial is not None:
+        res = res * initial
+    return res
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    """max - min (numpy.ptp); tied extrema share the gradient evenly."""
+    return max(a, axis, out, keepdims) - min(a, axis, out, keepdims)
+
+
+def _cumulative(name, prim_fn, a, axis, dtype, out):
+    no_out(out, name)
+    a = as_array(a)
+    if axis is None or a.ndim == 0:  # numpy treats a 0-d input as 1-d here
+        from ._shape import ravel  # noqa: PLC0415
+
+        a, axis = ravel(a), 0 if axis is None else axis
+    if dtype is not None:
+        a = astype(a, dtype)
+    return prim_fn(a, normalize_axis(axis, a.ndim))
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """numpy.cumsum (flattened for axis=None)."""
+    return _cumulative("cumsum", _cum.cumsum, a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """numpy.cumprod; derivatives exact with zeros in the input, to any order."""
+    return _cumulative("cumprod", _cum.cumprod, a, axis, dtype, out)
+
+
+def _include_initial(res, axis, fill):
+    from ._creation import full  # noqa: PLC0415
+    from ._shape import concatenate  # noqa: PLC0415
+
+    shape = tuple(res.shape[:axis]) + (1,) + tuple(res.shape[axis + 1:])
+    return concatenate([full(shape, fill, dtype=res.dtype), res], axis=axis)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """numpy.cumulative_sum (array API): axis required unless x is 1-d."""
+    x = as_array(x)
+    if axis is None and x.ndim != 1:
+        raise ValueError("axis must be specified for arrays with more than one dimension")
+    res = _cumulative("cumulative_sum", _cum.cumsum, x, 0 if axis is None else axis, dtype, out)
+    return _include_initial(res, normalize_axis(axis or 0, x.ndim), 0) if include_initial else res
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """numpy.cumulative_prod (array API): axis required unless x is 1-d."""
+    x = as_array(x)
+    if axis is None and x.ndim != 1:
+        raise ValueError("axis must be specified for arrays with more than one dimension")
+    res = _cumulative("cumulative_prod", _cum.cumprod, x, 0 if axis is None else axis, dtype, out)
+    return _include_initial(res, normalize_axis(axis or 0, x.ndim), 1) if include_initial else res
+
+
+def _logical(name, prim_fn, a, axis, out, keepdims, where):
+    no_out(out, name)
+    a = as_array(a)
+    if where is not None:
+        from ._elementwise import where as _where  # noqa: PLC0415
+
+        a = _where(where, a, name == "all")
+    axes = normalize_axes(axis, a.ndim)
+    return prim_fn(a, axes, keepdims)
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=None):
+    """numpy.all (a bool array; no derivative)."""
+    return _logical("all", _rs.reduce_all, a, axis, out, keepdims, where)
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=None):
+    """numpy.any (a bool array; no derivative)."""
+    return _logical("any", _rs.reduce_any, a, axis, out, keepdims, where)
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    """Number of non-zero elements (an int64 array; 0-d for axis=None)."""
+    from ..primitives.elementwise import not_equal  # noqa: PLC0415
+
+    a = as_array(a)
+    axes = normalize_axes(axis, a.ndim)
+    return reduce_sum(not_equal(a, 0), axes, keepdims)

@@ -1,3 +1,3 @@
 """Primitive families: one module each; impl, shape rule and derivative rules together."""
 
-from . import creation, elementwise, index, linalg, reduce, shape  # noqa: F401
+from . import conv, creation, dense, elementwise, index, linalg, reduce, shape  # noqa: F401

@@ -28,6 +28,17 @@ def _full_like_abstract(x, fill_value, shape=None, dtype=None):
 full_like_p = Primitive("full_like", _full_like_impl, _full_like_abstract, differentiable=False)
 
 
+def _full_like_batch(args, dims, fill_value, shape=None, dtype=None):
+    """The same constant for every example: unbatched (x only gives device and defaults)."""
+    (x,), (d,) = args, dims
+    if shape is None:
+        shape = tuple(x.shape[:d]) + tuple(x.shape[d + 1:])
+    return full_like_p.bind(x, fill_value=fill_value, shape=shape, dtype=dtype), None
+
+
+full_like_p.batch = _full_like_batch
+
+
 def full_like(x, fill_value, shape=None, dtype=None):
     if shape is not None:
         shape = tuple(int(d) for d in shape)

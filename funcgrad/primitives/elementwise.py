@@ -15,6 +15,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import elementwise_rule, passthrough_rule
 
 __all__ = [
     "ufunc_primitive", "add", "subtract", "multiply", "divide", "negative", "power", "sqrt",
@@ -95,6 +96,7 @@ def ufunc_primitive(name, np_name=None, *, nin=1, **kwargs) -> Primitive:
     # a numpy buffer as first argument: call the ufunc directly (a foreign second
     # argument then fails inside numpy, and bind reports the device mismatch)
     prim.fast[np.ndarray] = uf
+    prim.batch = elementwise_rule(prim)  # vmap: broadcast-align the operands' batch axes
     return prim
 
 
@@ -186,8 +188,24 @@ tanh_p = ufunc_primitive("tanh")
 defderiv(tanh_p, lambda ans, x: 1.0 - ans * ans, unsaved_args=(0,))
 tanh = tanh_p.bind
 
+def check_real(x, name):
+    """Derivative rules that leave the complex numbers (abs, real, imag, angle, a cast to a
+    real dtype) refuse complex arguments: funcgrad differentiates real functions only."""
+    if np.dtype(x.dtype).kind == "c":
+        raise TypeError(
+            f"{name}: differentiating through complex values is not supported (funcgrad "
+            f"differentiates real functions of real inputs); got a {x.dtype} argument. Write the "
+            "computation with the real and imaginary parts as separate real arrays."
+        )
+
+
+def _abs_deriv(ans, x):
+    check_real(x, "absolute")
+    return sign(x)  # 0 at 0, as PyTorch
+
+
 absolute_p = ufunc_primitive("absolute")
-defderiv(absolute_p, lambda ans, x: sign(x), saves_out=False)  # 0 at 0, as PyTorch
+defderiv(absolute_p, _abs_deriv, saves_out=False)
 absolute = absolute_p.bind
 
 square_p = ufunc_primitive("square")
@@ -303,6 +321,7 @@ where_p.defjvp(
     lambda t, ans, c, x, y: where(c, t, 0.0),
     lambda t, ans, c, x, y: where(c, 0.0, t),
 )
+where_p.batch = elementwise_rule(where_p)
 where = where_p.bind
 
 
@@ -319,6 +338,7 @@ safe_mul_p = Primitive("safe_mul", _safe_mul_impl, _ufunc_abstract(np.multiply))
 # through safe_mul stay right at g == 0, where a select would have cut them off.
 safe_mul_p.defvjp(lambda ct, ans, g, d: safe_mul(ct, d), lambda ct, ans, g, d: safe_mul(ct, g), saves_out=False)
 safe_mul_p.defjvp(lambda t, ans, g, d: safe_mul(t, d), lambda t, ans, g, d: safe_mul(g, t))
+safe_mul_p.batch = elementwise_rule(safe_mul_p)
 
 
 def safe_mul(g, d):
@@ -346,8 +366,15 @@ convert_p = Primitive(
 )
 # the reverse driver casts cotangents to each argument's dtype, and the forward
 # driver tangents to the output's: the rules are identities.
-convert_p.defvjp(lambda g, ans, x, dtype: g, unsaved_args=(0,), saves_out=False)
-convert_p.defjvp(lambda t, ans, x, dtype: t)
+def _convert_rule(g, ans, x, dtype):
+    if dtype.kind != "c":
+        check_real(x, "astype")
+    return g
+
+
+convert_p.defvjp(_convert_rule, unsaved_args=(0,), saves_out=False)
+convert_p.defjvp(_convert_rule)
+convert_p.batch = passthrough_rule(convert_p)
 
 
 def convert(x, dtype):

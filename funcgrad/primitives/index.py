@@ -20,6 +20,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Array, Primitive, ShapedArray, Tracer
+from ._batching import gather_batch_rule, scatter_batch_rule
 from .creation import zeros_like
 from .elementwise import convert, divide, equal, multiply, not_equal, where
 
@@ -345,3 +346,11 @@ class IndexUpdateHelper:
 
     def __getitem__(self, index):
         return _IndexUpdateRef(self.array, index)
+
+
+# --- batching (vmap): batched x, index arrays and values (rules in _batching.py) -------------
+
+getitem_p.batch = gather_batch_rule
+for _p in _SCATTERS.values():
+    _p.batch = scatter_batch_rule(_p)
+del _p

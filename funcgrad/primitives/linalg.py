@@ -6,7 +6,8 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
-from .shape import expand_dims, swap_last_two
+from ._batching import ndim_of, to_front
+from .shape import expand_dims, reshape, swap_last_two
 
 
 def _matmul_impl(x, y):
@@ -56,3 +57,37 @@ matmul_p = Primitive("matmul", _matmul_impl, _matmul_abstract)
 matmul_p.defvjp(_matmul_vjp_x, _matmul_vjp_y, saves_out=False)
 matmul_p.defjvp(lambda t, ans, x, y: matmul(t, y), lambda t, ans, x, y: matmul(x, t))
 matmul = matmul_p.bind
+
+
+def _matmul_batch(args, dims):
+    (x, y), (dx, dy) = args, dims
+    rx, ry = ndim_of(x) - (dx is not None), ndim_of(y) - (dy is not None)
+    if dy is None and ry == 2:  # a batch of vectors/stacks times one matrix: one matmul
+        if rx >= 2 and dx < ndim_of(x) - 2:
+            return matmul(x, y), dx
+        return matmul(to_front(x, dx), y), 0
+    if dx is None and rx == 2:
+        if ry == 1:  # x @ v for a batch of v: (B, k) @ x.T
+            return matmul(to_front(y, dy), swap_last_two(x)), 0
+        if dy < ndim_of(y) - 2:
+            return matmul(x, y), dy
+        return matmul(x, to_front(y, dy)), 0
+    # general: batch axes first (size 1 if unbatched), vectors as matrices, stack ranks aligned
+    xf = to_front(x, dx) if dx is not None else reshape(x, (1,) + tuple(x.shape))
+    yf = to_front(y, dy) if dy is not None else reshape(y, (1,) + tuple(y.shape))
+    if rx == 1:
+        xf = reshape(xf, (xf.shape[0], 1, xf.shape[1]))
+    if ry == 1:
+        yf = reshape(yf, tuple(yf.shape) + (1,))
+    lead = max(xf.ndim, yf.ndim) - 3
+    xf = reshape(xf, xf.shape[:1] + (1,) * (lead - (xf.ndim - 3)) + tuple(xf.shape[1:]))
+    yf = reshape(yf, yf.shape[:1] + (1,) * (lead - (yf.ndim - 3)) + tuple(yf.shape[1:]))
+    out = matmul(xf, yf)
+    shape = tuple(out.shape)
+    if rx == 1 or ry == 1:
+        keep = shape[:-2] + ((shape[-2],) if rx != 1 else ()) + ((shape[-1],) if ry != 1 else ())
+        out = reshape(out, keep)
+    return out, 0
+
+
+matmul_p.batch = _matmul_batch

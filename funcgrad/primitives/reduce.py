@@ -10,6 +10,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import reduction_rule, to_front
 from .shape import broadcast_to, reshape
 
 
@@ -38,6 +39,7 @@ def _sum_vjp(g, ans, x, axes, keepdims):
 reduce_sum_p = Primitive("reduce_sum", _sum_impl, _sum_abstract)
 reduce_sum_p.defvjp(_sum_vjp, unsaved_args=(0,), saves_out=False)
 reduce_sum_p.defjvp(lambda t, ans, x, axes, keepdims: reduce_sum(t, axes, keepdims))
+reduce_sum_p.batch = reduction_rule(reduce_sum_p)
 
 
 def reduce_sum(x, axes, keepdims=False):
@@ -105,10 +107,12 @@ def _minmax_jvp(t, ans, x, axes, keepdims):
 reduce_max_p = Primitive("reduce_max", _minmax_impl("max"), _minmax_abstract)
 reduce_max_p.defvjp(_minmax_vjp)
 reduce_max_p.defjvp(_minmax_jvp)
+reduce_max_p.batch = reduction_rule(reduce_max_p)
 
 reduce_min_p = Primitive("reduce_min", _minmax_impl("min"), _minmax_abstract)
 reduce_min_p.defvjp(_minmax_vjp)
 reduce_min_p.defjvp(_minmax_jvp)
+reduce_min_p.batch = reduction_rule(reduce_min_p)
 
 
 def reduce_max(x, axes, keepdims=False):
@@ -145,6 +149,24 @@ def _arg_abstract(x, axis, keepdims):
 
 argmax_p = Primitive("argmax", _arg_impl("argmax"), _arg_abstract, differentiable=False)
 argmin_p = Primitive("argmin", _arg_impl("argmin"), _arg_abstract, differentiable=False)
+
+
+def _arg_batch_rule(prim):
+    def rule(args, dims, *, axis, keepdims):
+        (x,), (d,) = args, dims
+        if axis is None:  # per example over the flattened array: flatten all but the batch axis
+            x = to_front(x, d)
+            shape = tuple(x.shape)
+            out = prim.bind(reshape(x, (shape[0], int(np.prod(shape[1:], dtype=np.int64)))), axis=1, keepdims=False)
+            return (reshape(out, shape[:1] + (1,) * (len(shape) - 1)) if keepdims else out), 0
+        out = prim.bind(x, axis=axis + 1 if axis >= d else axis, keepdims=keepdims)
+        return out, d if keepdims or axis >= d else d - 1
+
+    return rule
+
+
+argmax_p.batch = _arg_batch_rule(argmax_p)
+argmin_p.batch = _arg_batch_rule(argmin_p)
 
 
 def argmax(x, axis=None, keepdims=False):

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import ALL_ARGS, Primitive, ShapedArray
+from ._batching import at_front, batch_size, to_front, with_rank
 
 
 def _xp(x):
@@ -32,6 +33,7 @@ def _reshape_abstract(x, shape):
 reshape_p = Primitive("reshape", _reshape_impl, _reshape_abstract)
 reshape_p.defvjp(lambda g, ans, x, shape: reshape(g, x.shape), unsaved_args=(0,), saves_out=False)
 reshape_p.defjvp(lambda t, ans, x, shape: reshape(t, shape))
+reshape_p.batch = lambda args, dims, shape: (reshape(to_front(args[0], dims[0]), (args[0].shape[dims[0]],) + shape), 0)
 
 
 def reshape(x, shape):
@@ -55,6 +57,7 @@ def _inverse_perm(perm):
 transpose_p = Primitive("transpose", _transpose_impl, _transpose_abstract)
 transpose_p.defvjp(lambda g, ans, x, perm: transpose(g, _inverse_perm(perm)), unsaved_args=(0,), saves_out=False)
 transpose_p.defjvp(lambda t, ans, x, perm: transpose(t, perm))
+transpose_p.batch = lambda args, dims, perm: (transpose(to_front(args[0], dims[0]), (0,) + tuple(p + 1 for p in perm)), 0)
 
 
 def transpose(x, perm):
@@ -85,6 +88,14 @@ broadcast_to_p = Primitive("broadcast_to", _broadcast_impl, _broadcast_abstract)
 # the reverse driver sums the cotangent down to the input's shape
 broadcast_to_p.defvjp(lambda g, ans, x, shape: g, unsaved_args=(0,), saves_out=False)
 broadcast_to_p.defjvp(lambda t, ans, x, shape: broadcast_to(t, shape))
+
+
+def _broadcast_batch(args, dims, shape):
+    x = with_rank(to_front(args[0], dims[0]), len(shape))
+    return broadcast_to(x, x.shape[:1] + shape), 0
+
+
+broadcast_to_p.batch = _broadcast_batch
 
 
 def broadcast_to(x, shape):
@@ -142,6 +153,14 @@ def _concatenate_jvp(ts, ans, *xs, axis):
 concatenate_p = Primitive("concatenate", _concatenate_impl, _concatenate_abstract)
 concatenate_p.defvjp_joint(_concatenate_vjp, unsaved_args=ALL_ARGS, saves_out=False)
 concatenate_p.defjvp_joint(_concatenate_jvp)
+
+
+def _concatenate_batch(args, dims, axis):
+    n = batch_size(args, dims)
+    return concatenate([at_front(x, d, n) for x, d in zip(args, dims)], axis + 1), 0
+
+
+concatenate_p.batch = _concatenate_batch
 
 
 def concatenate(xs, axis):

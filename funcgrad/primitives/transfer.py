@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..core import Primitive, ShapedArray
+from ._batching import passthrough_rule
 
 
 def _device_put_impl(x, device, src):
@@ -17,3 +18,4 @@ device_put_p = Primitive(
 device_put_p.defvjp(lambda g, ans, x, device, src: device_put_p.bind(g, device=src, src=device),
                     unsaved_args=(0,), saves_out=False)
 device_put_p.defjvp(lambda t, ans, x, device, src: device_put_p.bind(t, device=device, src=src))
+device_put_p.batch = passthrough_rule(device_put_p)

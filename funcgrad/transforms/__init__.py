@@ -1,5 +1,13 @@
-"""Transformations: grad, value_and_grad, vjp, jvp, stop_gradient (more in later modules)."""
+"""Transformations: grad, value_and_grad, vjp, jvp, vmap, Jacobians and Hessians, custom rules,
+checkpointing, graph inspection, stop_gradient."""
 
 from .api import grad, jvp, stop_gradient, value_and_grad, vjp
+from .batching import vmap
+from .checkpoint import checkpoint, remat
+from .custom import custom_jvp, custom_vjp
+from .graph import Graph, linearize, make_graph
+from .jacobians import hessian, jacfwd, jacobian, jacrev
 
-__all__ = ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient"]
+__all__ = ["grad", "value_and_grad", "vjp", "jvp", "vmap", "jacrev", "jacfwd", "jacobian", "hessian",
+           "custom_jvp", "custom_vjp", "checkpoint", "remat", "make_graph", "Graph", "linearize",
+           "stop_gradient"]

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import tree
 from ..core import Array, Primitive, Tracer, asarray
+from ..primitives._batching import passthrough_rule
 from ..primitives.creation import ones_like, zeros_like
 from .forward import JVPTrace, JVPTracer
 from .reverse import VJPTrace, VJPTracer, backward_pass
@@ -299,6 +300,7 @@ def _identity_impl(x):
 stop_gradient_p = Primitive(
     "stop_gradient", _identity_impl, lambda x: x, differentiable=False,
 )
+stop_gradient_p.batch = passthrough_rule(stop_gradient_p)
 
 
 def stop_gradient(x):

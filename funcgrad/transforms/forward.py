@@ -27,6 +27,10 @@ class JVPTracer(ArrayTracer):
     def dtype(self):
         return self.primal.dtype
 
+    @property
+    def device(self):
+        return self.primal.device
+
     def _concrete(self):
         return self.primal._concrete()
 

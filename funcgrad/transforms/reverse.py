@@ -63,6 +63,10 @@ class VJPTracer(ArrayTracer):
     def dtype(self):
         return self.primal.dtype
 
+    @property
+    def device(self):
+        return self.primal.device
+
     def _concrete(self):
         return self.primal._concrete()
 

@@ -1,0 +1,13 @@
+"""funcgrad.optim: optimizers as pure (init, update) pairs (optax-style), PyTorch's rules.
+
+    opt = fg.optim.sgd(0.1, momentum=0.9)
+    state = opt.init(params)
+    updates, state = opt.update(grads, state, params)
+    params = fg.optim.apply_updates(params, updates)
+"""
+
+from . import schedules
+from .optimizers import *  # noqa: F401,F403
+from .optimizers import __all__ as _opt
+
+__all__ = ["schedules"] + _opt

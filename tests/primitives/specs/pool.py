@@ -1,0 +1,39 @@
+"""Specs: pooling (reductions over funcgrad.primitives.conv.unfold windows)."""
+
+import hypothesis.strategies as st
+import numpy as np
+
+import funcgrad.nn.functional as F
+
+from ..spec import Spec, floats_of
+
+
+@st.composite
+def _pool_args(draw, distinct, nd=2):
+    kernel = tuple(draw(st.integers(1, 3)) for _ in range(nd))
+    stride = tuple(draw(st.integers(1, 3)) for _ in range(nd))
+    padding = tuple(draw(st.integers(0, k // 2)) for k in kernel)
+    spatial = tuple(k + draw(st.integers(0, 3)) for k in kernel)
+    shape = (draw(st.integers(1, 2)), draw(st.integers(1, 2))) + spatial
+    if distinct:  # values at least 0.1 apart: max is differentiable
+        n = int(np.prod(shape))
+        perm = np.asarray(draw(st.permutations(range(n))), dtype=np.float64)
+        x = ((perm - n / 2) * 0.3 + draw(floats_of((n,), -0.1, 0.1))).reshape(shape)
+    else:
+        x = draw(floats_of(shape))
+    return (x,), dict(kernel_size=kernel, stride=stride, padding=padding, ceil_mode=draw(st.booleans()))
+
+
+def _avg(x, count_include_pad, **kw):
+    return F.avg_pool2d(x, count_include_pad=count_include_pad, **kw)
+
+
+SPECS = [
+    Spec("max_pool2d", ("unfold", "reduce_max"), F.max_pool2d, _pool_args(True)),
+    Spec("max_pool1d", ("unfold", "reduce_max"), F.max_pool1d, _pool_args(True, nd=1)),
+    Spec("avg_pool2d", ("unfold", "reduce_sum"), _avg,
+         st.tuples(_pool_args(False), st.booleans()).map(lambda a: (a[0][0], dict(a[0][1], count_include_pad=a[1])))),
+    Spec("adaptive_avg_pool2d", ("matmul",), F.adaptive_avg_pool2d,
+         st.tuples(floats_of((2, 1, 5, 4)), st.sampled_from([(2, 3), (1, 1), 3, (5, 4)])).map(
+             lambda a: ((a[0],), dict(output_size=a[1])))),
+]
