@@ -61,11 +61,12 @@ def build_parser():
     )
     demo.add_argument("--api", choices=APIS, default="functional",
                       help="functional (fg.grad) or compat (import funcgrad.compat as torch)")
-    demo.add_argument("--model", choices=("auto", *MODELS), default="auto",
-                      help="auto: lenet when conv layers are available, else mlp")
-    demo.add_argument("--epochs", type=_positive_int, help="passes over the training set (default 10)")
+    demo.add_argument("--model", choices=MODELS, default="lenet",
+                      help="lenet (LeNet-5's shape, adapted to the image size) or mlp (two hidden layers)")
+    demo.add_argument("--epochs", type=_positive_int, help="passes over the training set (default: lenet 15, mlp 10)")
     demo.add_argument("--batch-size", type=_positive_int, help="images per step (default 32)")
-    demo.add_argument("--lr", type=_positive_float, help="Adam learning rate (default 0.002)")
+    demo.add_argument("--lr", type=_positive_float,
+                      help="Adam's initial learning rate, decayed to 0 along a cosine (default 0.003)")
     demo.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N (default cpu)")
     demo.add_argument("--data", metavar="FOLDER",
                       help="train on MNIST IDX files or CIFAR-10 python batches in FOLDER instead")

@@ -1,7 +1,7 @@
 """``funcgrad demo``: train a small classifier on real data, with a progress bar and a plot.
 
     from funcgrad.demo import run
-    result = run(epochs=3, plot="curves.png")    # the embedded 8x8 digits, functional API
+    result = run(epochs=3, plot="curves.png")    # LeNet on the embedded 8x8 digits, functional API
 
 The default data is the 8x8 optical-digits set embedded in funcgrad
 (funcgrad.datasets.load_digits); ``data=FOLDER`` trains on MNIST IDX files or
@@ -22,8 +22,8 @@ from . import models
 
 __all__ = ["DEFAULTS", "DemoError", "DemoResult", "run"]
 
-# per model: (epochs, batch size, Adam learning rate)
-DEFAULTS = {"mlp": (10, 32, 2e-3), "lenet": (15, 32, 5e-3)}
+# per model: (epochs, batch size, Adam's initial learning rate; cosine-decayed to 0)
+DEFAULTS = {"lenet": (15, 32, 3e-3), "mlp": (10, 32, 3e-3)}
 APIS = ("functional", "compat")
 
 
@@ -39,6 +39,7 @@ class DemoResult:
     history: object
     plot: pathlib.Path | None
     checkpoint: pathlib.Path | None
+    trained: object = None  # the trained funcgrad.nn model
 
 
 def _check_positive(name, value, kind):
@@ -60,13 +61,13 @@ def _check_output(option, path):
 # what the compat path of the demo uses (funcgrad/demo/compat_train.py), by model
 _COMPAT_NEEDS = (
     "tensor", "from_numpy", "no_grad", "manual_seed", "nn.Module", "nn.Sequential", "nn.Linear", "nn.ReLU",
-    "nn.Flatten", "nn.functional.cross_entropy", "optim.Adam", "utils.data.DataLoader",
-    "utils.data.TensorDataset",
+    "nn.Flatten", "nn.functional.cross_entropy", "optim.Adam", "optim.lr_scheduler.CosineAnnealingLR",
+    "utils.data.DataLoader", "utils.data.TensorDataset",
 )
 _COMPAT_NEEDS_LENET = ("nn.Conv2d", "nn.MaxPool2d")
 
 
-def compat_training_missing(model="mlp") -> str | None:
+def compat_training_missing(model="lenet") -> str | None:
     """None when funcgrad.compat has what the demo's PyTorch-style loop uses; else what is missing."""
     try:
         import funcgrad.compat as torch  # noqa: PLC0415
@@ -111,18 +112,15 @@ def _blas_threads(n):
     return threadpool_limits(limits=n, user_api="blas")
 
 
-def run(*, api="functional", model="auto", epochs=None, batch_size=None, lr=None, device="cpu",
+def run(*, api="functional", model="lenet", epochs=None, batch_size=None, lr=None, device="cpu",
         data=None, save=None, plot="funcgrad-demo.png", quiet=False, seed=0, threads=1, echo=print):
     """Train, evaluate, plot and (optionally) save; ``echo`` receives the lines to show."""
     from . import outputs, train  # noqa: PLC0415
 
     if api not in APIS:
         raise DemoError(f"unknown api {api!r}; use functional or compat")
-    if model == "auto":
-        lenet_ok = compat_training_missing("lenet") is None if api == "compat" else models.conv_available()
-        model = "lenet" if lenet_ok else "mlp"
     if model not in models.MODELS:
-        raise DemoError(f"unknown model {model!r}; use auto, {', '.join(models.MODELS)}")
+        raise DemoError(f"unknown model {model!r}; use {' or '.join(models.MODELS)}")
     if api == "compat":
         missing = compat_training_missing(model)
         if missing:
@@ -130,8 +128,6 @@ def run(*, api="functional", model="auto", epochs=None, batch_size=None, lr=None
                 f"--api compat: the compat training API is not available yet (missing {missing}); "
                 "use --api functional"
             )
-    elif model == "lenet" and not models.conv_available():
-        raise DemoError("--model lenet needs funcgrad.nn.functional.conv2d/max_pool2d (not in this version); use --model mlp")
     d_epochs, d_batch, d_lr = DEFAULTS[model]
     epochs, batch_size, lr = epochs or d_epochs, batch_size or d_batch, lr or d_lr
     _check_positive("--epochs", epochs, int)
@@ -142,19 +138,18 @@ def run(*, api="functional", model="auto", epochs=None, batch_size=None, lr=None
     plot_path = _check_output("--plot", plot) if plot else None
     save_path = _check_output("--save", save) if save else None
     dataset = datasets.load_digits() if data is None else datasets.load(data)
-    if model == "lenet":
-        try:
-            models._lenet_geometry(dataset.image_shape)
-        except ValueError as e:
-            raise DemoError(f"{e}; use --model mlp") from None
+    try:
+        models.architecture(model, dataset.image_shape, dataset.num_classes)
+    except ValueError as e:
+        raise DemoError(f"{e}; use --model mlp") from None
 
     if not quiet:
-        n_params = models.count_params(models.init_model(model, dataset.image_shape, dataset.num_classes))
+        n_params = models.count_params(models.build_model(model, dataset.image_shape, dataset.num_classes))
         echo(
             f"funcgrad demo: {model} ({n_params:,} parameters) on {dataset.name} "
             f"({len(dataset.x_train)} train / {len(dataset.x_test)} test images, "
             f"{'x'.join(map(str, dataset.image_shape))}), device {device}, {api} API, "
-            f"{epochs} epochs, batch {batch_size}, Adam lr {lr:g}"
+            f"{epochs} epochs, batch {batch_size}, Adam lr {lr:g} (cosine decay)"
         )
     options = dict(epochs=epochs, batch_size=batch_size, lr=float(lr), device=device, seed=seed, quiet=quiet)
     with _blas_threads(threads):
@@ -163,9 +158,9 @@ def run(*, api="functional", model="auto", epochs=None, batch_size=None, lr=None
 
             from .compat_train import train_compat  # noqa: PLC0415
 
-            params, hist = train_compat(torch, model, dataset, **options)
+            trained, hist = train_compat(torch, model, dataset, **options)
         else:
-            params, hist = train.train(model, dataset, **options)
+            trained, hist = train.train(model, dataset, **options)
     acc = hist.test_acc[-1]
     echo(
         f"test accuracy {100 * acc:.1f}% ({round(acc * len(dataset.y_test))}/{len(dataset.y_test)}) "
@@ -180,7 +175,7 @@ def run(*, api="functional", model="auto", epochs=None, batch_size=None, lr=None
             echo("no plot: matplotlib is not installed (pip install matplotlib)")
     if save_path is not None:
         outputs.save_checkpoint(
-            save_path, params, model=model, dataset=dataset.name, test_accuracy=acc, epochs=epochs,
+            save_path, trained, model=model, dataset=dataset.name, test_accuracy=acc, epochs=epochs,
         )
         echo(f"checkpoint: {save_path}")
-    return DemoResult(model, dataset.name, acc, hist, plot_path, save_path)
+    return DemoResult(model, dataset.name, acc, hist, plot_path, save_path, trained)

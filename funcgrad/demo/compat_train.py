@@ -1,10 +1,12 @@
 """The demo's training loop written as PyTorch code, for ``funcgrad demo --api compat``.
 
 ``train_compat(torch, ...)`` takes the torch-like module to use — funcgrad.compat
-in the demo — and runs the same model, initial parameters, data and optimizer
-as the functional loop, the PyTorch way: an ``nn.Sequential``, ``DataLoader``,
-``optim.Adam``, ``loss.backward()``.  It returns the trained parameters in the
-functional layout (so checkpoints and evaluation are shared) and the History.
+in the demo — and runs the same model (the same layer list, the same initial
+parameters), data, optimizer and schedule as the functional loop, the PyTorch
+way: an ``nn.Sequential``, a ``DataLoader``, ``optim.Adam`` with
+``CosineAnnealingLR``, ``loss.backward()``.  It returns the trained parameters
+as the functional ``funcgrad.nn`` model (so checkpoints and evaluation are
+shared) and the History.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import sys
 import numpy as np
 
 import funcgrad as fg
-import funcgrad.numpy as fnp
 
 from . import models
 from .train import Tracker, standardize
@@ -23,41 +24,32 @@ from .train import Tracker, standardize
 __all__ = ["train_compat"]
 
 
-def _layers(torch, model, image_shape, num_classes):
-    """The model as (functional parameter name or None, torch layer) pairs, in order."""
+def _torch_layers(torch, spec):
     nn = torch.nn
-    if model == "mlp":
-        n_in = int(np.prod(image_shape))
-        return [
-            (None, nn.Flatten()), ("fc1", nn.Linear(n_in, 256)), (None, nn.ReLU()),
-            ("fc2", nn.Linear(256, 128)), (None, nn.ReLU()), ("fc3", nn.Linear(128, num_classes)),
-        ]
-    k, pad, flat = models._lenet_geometry(image_shape)
-    return [
-        ("conv1", nn.Conv2d(image_shape[0], 6, k, padding=pad)), (None, nn.ReLU()), (None, nn.MaxPool2d(2)),
-        ("conv2", nn.Conv2d(6, 16, k, padding=pad)), (None, nn.ReLU()), (None, nn.MaxPool2d(2)),
-        (None, nn.Flatten()), ("fc1", nn.Linear(flat, 120)), (None, nn.ReLU()),
-        ("fc2", nn.Linear(120, 84)), (None, nn.ReLU()), ("fc3", nn.Linear(84, num_classes)),
-    ]
+    make = {
+        "linear": lambda n_in, n_out: nn.Linear(n_in, n_out),
+        "conv": lambda c_in, c_out, k, pad: nn.Conv2d(c_in, c_out, k, padding=pad),
+        "relu": nn.ReLU, "pool": lambda: nn.MaxPool2d(2), "flatten": nn.Flatten,
+    }
+    return [make[kind](*args) for kind, *args in spec]
 
 
-def _torch_layout(name, w):
-    # functional dense weights are (in, out); torch.nn.Linear's are (out, in); conv weights agree
-    return w.T if name.startswith("fc") else w
-
-
-def train_compat(torch, model, data, *, epochs, batch_size, lr, device="cpu", seed=0, quiet=False,
+def train_compat(torch, model_name, data, *, epochs, batch_size, lr, device="cpu", seed=0, quiet=False,
                  out=sys.stderr):
-    """Train with the PyTorch-style API of ``torch``; returns (functional params, History)."""
-    init = models.init_model(model, data.image_shape, data.num_classes, seed=seed)
-    layers = _layers(torch, model, data.image_shape, data.num_classes)
+    """Train with the PyTorch-style API of ``torch``; returns (funcgrad.nn model, History)."""
+    start = models.build_model(model_name, data.image_shape, data.num_classes, seed=seed)
+    spec = models.architecture(model_name, data.image_shape, data.num_classes)
+    net = torch.nn.Sequential(*_torch_layers(torch, spec))
+    # the functional model's parameters, by name: "layers.0.weight" is torch's "0.weight"
+    # (both use PyTorch's (out, in[, kh, kw]) layouts)
+    named = {name.removeprefix("layers."): leaf for name, leaf in models.named_leaves(start)}
     with torch.no_grad():
-        for name, layer in layers:
-            if name is not None:
-                layer.weight.copy_(torch.tensor(np.array(_torch_layout(name, np.asarray(init[name]["w"])))))
-                layer.bias.copy_(torch.tensor(np.array(init[name]["b"])))
-    net = torch.nn.Sequential(*(layer for _, layer in layers)).to(device)
+        for name, param in net.named_parameters():
+            param.copy_(torch.tensor(np.array(named[name])))
+    net = net.to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+    steps_per_epoch = math.ceil(len(data.x_train) / batch_size)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=epochs * steps_per_epoch)
     x_train, x_test = standardize(data, np.float32)
     torch.manual_seed(seed)
     loader = torch.utils.data.DataLoader(
@@ -65,7 +57,7 @@ def train_compat(torch, model, data, *, epochs, batch_size, lr, device="cpu", se
         batch_size=batch_size, shuffle=True,
     )
     x_test_t, y_test_t = torch.from_numpy(x_test), torch.from_numpy(data.y_test)
-    tracker = Tracker(epochs, math.ceil(len(x_train) / batch_size), quiet, out)
+    tracker = Tracker(epochs, steps_per_epoch, quiet, out)
     try:
         for _ in range(epochs):
             tracker.start_epoch()
@@ -77,6 +69,7 @@ def train_compat(torch, model, data, *, epochs, batch_size, lr, device="cpu", se
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()
+                schedule.step()
                 correct = int((logits.argmax(dim=1) == yb).sum().item())
                 tracker.step(loss.item(), correct, len(yb))
             net.eval()
@@ -90,10 +83,6 @@ def train_compat(torch, model, data, *, epochs, batch_size, lr, device="cpu", se
             tracker.end_epoch(correct / len(x_test_t), total_loss / len(x_test_t))
     finally:
         hist = tracker.close()
-    params = {}
-    for name, layer in layers:
-        if name is not None:
-            w = layer.weight.detach().cpu().numpy()
-            params[name] = {"w": fnp.asarray(np.ascontiguousarray(_torch_layout(name, w))),
-                            "b": fnp.asarray(layer.bias.detach().cpu().numpy().copy())}
-    return fg.device_put(params, "cpu"), hist
+    trained = {name: p.detach().cpu().numpy() for name, p in net.named_parameters()}
+    leaves = [fg.asarray(trained[name]) for name in named]
+    return fg.tree.tree_unflatten(fg.tree.tree_structure(start), leaves), hist

@@ -1,61 +1,33 @@
-"""The demo's classifiers as pure functions of a parameter pytree (the functional front door).
+"""The demo's classifiers, described once and built with either API.
 
-``mlp``: a two-hidden-layer perceptron on the flattened pixels.
-``lenet``: LeNet-5's shape (conv -> relu -> 2x2 max-pool, twice, then three
-fully connected layers), adapted to small inputs: 3 x 3 convolutions with
-padding 1 on images smaller than 28 pixels (8 x 8 digits), LeNet's 5 x 5
-without padding otherwise.  It needs ``funcgrad.nn.functional.conv2d`` and
-``max_pool2d``; :func:`conv_available` says whether this installation has them.
+``mlp``: two hidden layers (256, 128) on the flattened pixels.
+``lenet``: LeNet-5's shape — conv -> relu -> 2x2 max-pool, twice (6 then 16
+channels), then fully connected 120 -> 84 -> classes — adapted to small inputs:
+3 x 3 convolutions with padding 1 on images under 28 pixels (the 8 x 8 digits),
+LeNet's own 5 x 5 without padding otherwise (MNIST, CIFAR-10).
+
+:func:`architecture` lists the layers; :func:`build_model` makes a
+``funcgrad.nn.Sequential`` of them (the functional API) and
+``compat_train`` makes the same ``torch.nn.Sequential`` from the same list,
+with the same initial parameters.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 import funcgrad as fg
+import funcgrad.nn as nn
 import funcgrad.numpy as fnp
+from funcgrad.nn import functional as F
 
-__all__ = ["MODELS", "conv_available", "init_model", "apply_model", "count_params"]
+__all__ = ["MODELS", "architecture", "build_model", "count_params", "lenet_geometry", "named_leaves"]
 
-MODELS = ("mlp", "lenet")
-
-
-def _conv_ops():
-    try:
-        from funcgrad.nn import functional as F  # noqa: PLC0415  (lands with funcgrad.nn)
-    except ImportError:
-        return None
-    if not all(hasattr(F, n) for n in ("conv2d", "max_pool2d")):
-        return None
-    return F
+MODELS = ("lenet", "mlp")
 
 
-def conv_available() -> bool:
-    """True when funcgrad.nn.functional provides conv2d and max_pool2d."""
-    return _conv_ops() is not None
-
-
-def _dense(rng, fan_in, fan_out, dtype):
-    # He-uniform weights (ReLU layers), zero biases: the init PyTorch's Linear approximates
-    bound = math.sqrt(6.0 / fan_in)
-    return {
-        "w": rng.uniform(-bound, bound, size=(fan_in, fan_out)).astype(dtype),
-        "b": np.zeros(fan_out, dtype),
-    }
-
-
-def _conv(rng, c_in, c_out, k, dtype):
-    bound = math.sqrt(6.0 / (c_in * k * k))
-    return {
-        "w": rng.uniform(-bound, bound, size=(c_out, c_in, k, k)).astype(dtype),
-        "b": np.zeros(c_out, dtype),
-    }
-
-
-def _lenet_geometry(image_shape):
-    """(kernel, padding, flattened size after the two conv+pool stages)."""
+def lenet_geometry(image_shape):
+    """(kernel, padding, flattened size after the two conv+pool stages) for C x H x W images."""
     _, h, w = image_shape
     k, pad = (3, 1) if min(h, w) < 28 else (5, 0)
     for _ in range(2):
@@ -65,59 +37,50 @@ def _lenet_geometry(image_shape):
     return k, pad, 16 * h * w
 
 
-def init_model(name, image_shape, num_classes, seed=0, dtype=np.float32, device=None):
-    """Parameters of model ``name`` ('mlp' or 'lenet') as a pytree of funcgrad Arrays."""
-    rng = np.random.default_rng(seed)
-    c = image_shape[0]
+def architecture(name, image_shape, num_classes):
+    """The layers of model ``name``: ("linear", in, out), ("conv", in, out, k, pad), ("relu",),
+    ("pool",) (2 x 2 max-pool) or ("flatten",)."""
     if name == "mlp":
         n_in = int(np.prod(image_shape))
-        params = {
-            "fc1": _dense(rng, n_in, 256, dtype),
-            "fc2": _dense(rng, 256, 128, dtype),
-            "fc3": _dense(rng, 128, num_classes, dtype),
-        }
-    elif name == "lenet":
-        k, _, flat = _lenet_geometry(image_shape)
-        params = {
-            "conv1": _conv(rng, c, 6, k, dtype),
-            "conv2": _conv(rng, 6, 16, k, dtype),
-            "fc1": _dense(rng, flat, 120, dtype),
-            "fc2": _dense(rng, 120, 84, dtype),
-            "fc3": _dense(rng, 84, num_classes, dtype),
-        }
-    else:
-        raise ValueError(f"unknown model {name!r}; choose one of {', '.join(MODELS)}")
-    return fg.device_put(params, device)
+        return [("flatten",), ("linear", n_in, 256), ("relu",), ("linear", 256, 128), ("relu",),
+                ("linear", 128, num_classes)]
+    if name == "lenet":
+        k, pad, flat = lenet_geometry(image_shape)
+        return [("conv", image_shape[0], 6, k, pad), ("relu",), ("pool",),
+                ("conv", 6, 16, k, pad), ("relu",), ("pool",), ("flatten",),
+                ("linear", flat, 120), ("relu",), ("linear", 120, 84), ("relu",),
+                ("linear", 84, num_classes)]
+    raise ValueError(f"unknown model {name!r}; choose one of {', '.join(MODELS)}")
 
 
-def _linear(p, x):
-    return x @ p["w"] + p["b"]
+def _flatten(x):
+    return fnp.reshape(x, (x.shape[0], -1))
 
 
-def _relu(x):
-    return fnp.maximum(x, 0.0)
+def _pool(x):
+    return F.max_pool2d(x, 2)
 
 
-def apply_model(name, params, x):
-    """Logits (N x classes) for images ``x`` (N x C x H x W)."""
-    if name == "mlp":
-        h = fnp.reshape(x, (x.shape[0], -1))
-        h = _relu(_linear(params["fc1"], h))
-        h = _relu(_linear(params["fc2"], h))
-        return _linear(params["fc3"], h)
-    F = _conv_ops()
-    if F is None:
-        raise RuntimeError("lenet needs funcgrad.nn.functional.conv2d and max_pool2d, not in this version")
-    _, pad, _ = _lenet_geometry(x.shape[1:])
-    h = x
-    for layer in ("conv1", "conv2"):
-        h = F.conv2d(h, params[layer]["w"], params[layer]["b"], padding=pad)
-        h = F.max_pool2d(_relu(h), 2)
-    h = fnp.reshape(h, (h.shape[0], -1))
-    h = _relu(_linear(params["fc1"], h))
-    h = _relu(_linear(params["fc2"], h))
-    return _linear(params["fc3"], h)
+def build_model(name, image_shape, num_classes, seed=0, dtype=np.float32, device=None):
+    """Model ``name`` as a funcgrad.nn.Sequential (PyTorch's default initialization), on ``device``."""
+    spec = architecture(name, image_shape, num_classes)
+    keys = fg.random.split(fg.random.key(seed), len(spec))
+    layers = []
+    for (kind, *args), key in zip(spec, keys):
+        if kind == "linear":
+            layers.append(nn.Linear(*args, key=key, dtype=dtype))
+        elif kind == "conv":
+            c_in, c_out, k, pad = args
+            layers.append(nn.Conv2d(c_in, c_out, k, padding=pad, key=key, dtype=dtype))
+        else:
+            layers.append({"relu": F.relu, "pool": _pool, "flatten": _flatten}[kind])
+    return fg.device_put(nn.Sequential(*layers), device)
 
 
-def count_params(params) -> int:
-    return sum(int(np.prod(leaf.shape)) for leaf in fg.tree.tree_leaves(params))
+def named_leaves(tree):
+    """[(dotted name, leaf)] in tree order: ``layers.0.weight``, as PyTorch's state_dict names."""
+    return [(".".join(str(k) for k in path), leaf) for path, leaf in fg.tree.tree_flatten_with_path(tree)[0]]
+
+
+def count_params(model) -> int:
+    return sum(int(np.prod(leaf.shape)) for leaf in fg.tree.tree_leaves(model))

@@ -11,6 +11,8 @@ import numpy as np
 
 import funcgrad as fg
 
+from .models import named_leaves
+
 __all__ = ["atomic_write", "load_checkpoint", "plot_history", "save_checkpoint"]
 
 
@@ -36,10 +38,6 @@ def atomic_write(path):
         raise
 
 
-def _name(path) -> str:
-    return ".".join(str(k) for k in path)
-
-
 def save_checkpoint(path, params, **metadata):
     """Write the parameter pytree to ``path`` with ``numpy.savez`` (atomically).
 
@@ -47,15 +45,19 @@ def save_checkpoint(path, params, **metadata):
     ``metadata`` values (strings, numbers) are stored under ``meta.<key>``.
     Read it back with :func:`load_checkpoint` or plain ``numpy.load`` (no pickle).
     """
-    leaves, _ = fg.tree.tree_flatten_with_path(params)
-    arrays = {_name(p): np.asarray(leaf) for p, leaf in leaves}
+    arrays = {name: np.asarray(leaf) for name, leaf in named_leaves(params)}
     arrays.update({f"meta.{k}": np.asarray(v) for k, v in metadata.items()})
     with atomic_write(path) as f:
         np.savez(f, **arrays)
 
 
-def load_checkpoint(path):
-    """``path`` -> (nested dict of numpy parameter arrays, dict of metadata)."""
+def load_checkpoint(path, like=None):
+    """``path`` -> (parameters, dict of metadata).
+
+    The parameters are a nested dict of numpy arrays (``{"layers": {"0": {"weight": ...}}}``),
+    or, given ``like`` (a model of the same architecture, e.g. from ``build_model``), that
+    model with the checkpoint's arrays in place of its own.
+    """
     params, meta = {}, {}
     with np.load(path, allow_pickle=False) as f:
         for key in f.files:
@@ -68,7 +70,20 @@ def load_checkpoint(path):
             for part in parents:
                 d = d.setdefault(part, {})
             d[leaf] = value
-    return params, meta
+    if like is None:
+        return params, meta
+    flat = {}
+    for name, old in named_leaves(like):
+        node = params
+        for part in name.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(node, np.ndarray) or node.shape != tuple(old.shape):
+            raise ValueError(
+                f"load_checkpoint: {str(path)!r} has no parameter {name!r} of shape {tuple(old.shape)} "
+                f"(found {getattr(node, 'shape', None)}); was it saved from another model?"
+            )
+        flat[name] = fg.asarray(node.astype(old.dtype), device=old.device)
+    return fg.tree.tree_unflatten(fg.tree.tree_structure(like), list(flat.values())), meta
 
 
 def plot_history(path, hist, title):

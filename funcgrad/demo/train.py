@@ -1,4 +1,4 @@
-"""The demo's training loop on the functional API: fg.value_and_grad, Adam, a tqdm bar."""
+"""The demo's training loop on the functional API: funcgrad.nn, fg.value_and_grad, funcgrad.optim.adam."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import numpy as np
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+from funcgrad.nn import functional as F
 
 from . import models
 
-__all__ = ["History", "adam", "cross_entropy", "evaluate", "train"]
+__all__ = ["History", "Tracker", "evaluate", "standardize", "train"]
 
 
 @dataclasses.dataclass
@@ -29,51 +30,14 @@ class History:
     steps: int = 0
 
 
-def cross_entropy(logits, onehot):
-    """Mean softmax cross-entropy; the max shift is a constant (stop_gradient), as in logsumexp."""
-    shift = fg.stop_gradient(fnp.max(logits, axis=1, keepdims=True))
-    z = logits - shift
-    log_probs = z - fnp.log(fnp.sum(fnp.exp(z), axis=1, keepdims=True))
-    return -fnp.mean(fnp.sum(onehot * log_probs, axis=1))
-
-
-def adam(lr, b1=0.9, b2=0.999, eps=1e-8):
-    """Adam (Kingma & Ba) as a pure (init, update) pair over parameter pytrees."""
-    tmap = fg.tree.tree_map
-
-    def init(params):
-        zeros = tmap(fnp.zeros_like, params)
-        return {"count": 0, "mu": zeros, "nu": zeros}
-
-    def update(grads, state, params=None):
-        count = state["count"] + 1
-        mu = tmap(lambda m, g: b1 * m + (1 - b1) * g, state["mu"], grads)
-        nu = tmap(lambda v, g: b2 * v + (1 - b2) * (g * g), state["nu"], grads)
-        step = lr * math.sqrt(1 - b2**count) / (1 - b1**count)
-        updates = tmap(lambda m, v: -step * m / (fnp.sqrt(v) + eps), mu, nu)
-        return updates, {"count": count, "mu": mu, "nu": nu}
-
-    return init, update
-
-
-def apply_updates(params, updates):
-    return fg.tree.tree_map(lambda p, u: (p + u).astype(p.dtype), params, updates)
-
-
-def _onehot(labels, num_classes, dtype):
-    return np.eye(num_classes, dtype=dtype)[labels]
-
-
-def evaluate(model, params, x, y, num_classes, device=None, batch_size=1000):
-    """(accuracy, mean loss) of the model on numpy images ``x`` and labels ``y``."""
+def evaluate(model, x, y, device=None, batch_size=1000):
+    """(accuracy, mean cross-entropy) of ``model`` on numpy images ``x`` and int labels ``y``."""
     correct, total_loss = 0, 0.0
-    dtype = fg.tree.tree_leaves(params)[0].dtype
     for i in range(0, len(x), batch_size):
-        xb = fnp.asarray(x[i:i + batch_size], device=device)
-        logits = models.apply_model(model, params, xb)
-        onehot = fnp.asarray(_onehot(y[i:i + batch_size], num_classes, dtype), device=device)
-        total_loss += float(cross_entropy(logits, onehot)) * len(xb)
-        correct += int(np.sum(np.asarray(fnp.argmax(logits, axis=1)) == y[i:i + batch_size]))
+        logits = model(fnp.asarray(x[i:i + batch_size], device=device))
+        yb = y[i:i + batch_size]
+        total_loss += float(F.cross_entropy(logits, fnp.asarray(yb, device=device), reduction="sum"))
+        correct += int(np.sum(np.asarray(fnp.argmax(logits, axis=1)) == yb))
     return correct / len(x), total_loss / len(x)
 
 
@@ -124,22 +88,25 @@ class Tracker:
         return self.hist
 
 
-def train(model, data, *, epochs, batch_size, lr, device=None, seed=0, quiet=False, out=sys.stderr):
-    """Train ``model`` on ``data`` (a funcgrad.datasets.Dataset); returns (params, History)."""
-    params = models.init_model(model, data.image_shape, data.num_classes, seed=seed, device=device)
-    dtype = fg.tree.tree_leaves(params)[0].dtype
-    opt_init, opt_update = adam(lr)
-    opt_state = opt_init(params)
+def train(model_name, data, *, epochs, batch_size, lr, device=None, seed=0, quiet=False, out=sys.stderr):
+    """Train model ``model_name`` on ``data`` (a funcgrad.datasets.Dataset) with funcgrad.nn and
+    funcgrad.optim's Adam, its learning rate decayed from ``lr`` to 0 along a cosine; returns
+    (trained model, History)."""
+    model = models.build_model(model_name, data.image_shape, data.num_classes, seed=seed, device=device)
+    n = len(data.x_train)
+    steps_per_epoch = math.ceil(n / batch_size)
+    optimizer = fg.optim.adam(fg.optim.schedules.cosine(lr, epochs * steps_per_epoch))
+    opt_state = optimizer.init(model)
 
-    def loss_fn(p, xb, onehot):
-        logits = models.apply_model(model, p, xb)
-        return cross_entropy(logits, onehot), logits
+    def loss_fn(m, xb, yb):
+        logits = m(xb)
+        return F.cross_entropy(logits, yb), logits
 
     step_fn = fg.value_and_grad(loss_fn, has_aux=True)
-    x_train, x_test = standardize(data, dtype)
-    y_train, n = data.y_train, len(data.x_train)
+    x_train, x_test = standardize(data, np.float32)
+    y_train = data.y_train
     rng = np.random.default_rng(seed)
-    tracker = Tracker(epochs, math.ceil(n / batch_size), quiet, out)
+    tracker = Tracker(epochs, steps_per_epoch, quiet, out)
     try:
         for _ in range(epochs):
             tracker.start_epoch()
@@ -147,13 +114,13 @@ def train(model, data, *, epochs, batch_size, lr, device=None, seed=0, quiet=Fal
             for i in range(0, n, batch_size):
                 idx = order[i:i + batch_size]
                 xb = fnp.asarray(x_train[idx], device=device)
-                onehot = fnp.asarray(_onehot(y_train[idx], data.num_classes, dtype), device=device)
-                (loss, logits), grads = step_fn(params, xb, onehot)
-                updates, opt_state = opt_update(grads, opt_state, params)
-                params = apply_updates(params, updates)
+                yb = fnp.asarray(y_train[idx], device=device)
+                (loss, logits), grads = step_fn(model, xb, yb)
+                updates, opt_state = optimizer.update(grads, opt_state, model)
+                model = fg.optim.apply_updates(model, updates)
                 correct = int(np.sum(np.asarray(fnp.argmax(logits, axis=1)) == y_train[idx]))
                 tracker.step(float(loss), correct, len(idx))
-            tracker.end_epoch(*evaluate(model, params, x_test, data.y_test, data.num_classes, device))
+            tracker.end_epoch(*evaluate(model, x_test, data.y_test, device))
     finally:
         hist = tracker.close()
-    return params, hist
+    return model, hist
