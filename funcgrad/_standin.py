@@ -148,7 +148,7 @@ def _wrap(x):
         return StandinArray(x)
     if isinstance(x, _np.generic):  # CuPy never returns numpy scalars
         return StandinArray(_np.asarray(x))
-    if type(x) is tuple:
+    if isinstance(x, tuple):  # namedtuples too (numpy.linalg's results): plain tuples, as CuPy
         return tuple(_wrap(v) for v in x)
     if type(x) is list:
         return [_wrap(v) for v in x]

@@ -13,13 +13,20 @@ from . import _array_methods  # noqa: F401  (attaches Array's operators and meth
 from ._creation import *  # noqa: F401,F403
 from ._elementwise import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
+from ._joining import *  # noqa: F401,F403
 from ._logic import *  # noqa: F401,F403
 from ._math import *  # noqa: F401,F403
+from ._pad import *  # noqa: F401,F403
 from ._products import *  # noqa: F401,F403
+from ._rearranging import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._statistics import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
+from . import _shape_methods  # noqa: F401  (attaches argsort, take, repeat, diagonal, ...)
+from ._sorting import *  # noqa: F401,F403
 from . import _more_methods  # noqa: F401,E402  (x.prod(), x.var(), x.clip(), ...)
+from ._complex import *  # noqa: F401,F403
+from . import fft, linalg  # noqa: E402,F401  (fnp.fft, fnp.linalg)
 
 ndarray = Array
 

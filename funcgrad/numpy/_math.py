@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..primitives import complex_parts as _cx
 from ..primitives import elementwise as _ew
 from ..primitives import exp_log as _el
 from ..primitives import rounding as _rd
@@ -20,7 +19,7 @@ __all__ = [
     "exp2", "log2", "log10", "logaddexp2", "cbrt", "reciprocal", "float_power",
     "floor", "ceil", "rint", "trunc", "fix", "round", "around", "floor_divide", "remainder",
     "mod", "fmod", "divmod", "heaviside", "copysign", "fmax", "fmin", "signbit", "clip",
-    "real", "imag", "conj", "conjugate", "angle", "iscomplexobj", "isrealobj",
+    "angle", "iscomplexobj", "isrealobj",
 ]
 
 tan = _unary(_tr.tan, "tan")
@@ -54,7 +53,6 @@ copysign = _binary(_rd.copysign, "copysign")
 fmax = _binary(_rd.fmax, "fmax")
 fmin = _binary(_rd.fmin, "fmin")
 signbit = _unary(_rd.signbit, "signbit")
-conj = conjugate = _unary(_cx.conj, "conjugate")
 
 
 def sinc(x, /):
@@ -109,19 +107,18 @@ def clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue, 
     return out
 
 
-def real(val):
-    """The real part (differentiable for real inputs; see docs/numpy.md)."""
-    return _cx.real(operand(val))
-
-
-def imag(val):
-    """The imaginary part (zeros for real inputs)."""
-    return _cx.imag(operand(val))
-
-
 def angle(z, deg=False):
-    """The argument of complex values (0 or pi for real ones); degrees with deg=True."""
-    a = _cx.angle(operand(z))
+    """The argument of complex values (0 or pi for real ones); degrees with deg=True.
+
+    arctan2(imag(z), real(z)): differentiable under the complex convention of
+    funcgrad/primitives/complex.py (real inputs: derivative 0).
+    """
+    from ._complex import imag, real  # noqa: PLC0415 - _complex is a sibling family
+
+    z = operand(z)
+    a = _tr.arctan2(imag(z), real(z))
+    if dtype_of(a).kind != "f":
+        a = astype(a, np.float64)
     return _tr.rad2deg(a) if deg else a
 
 

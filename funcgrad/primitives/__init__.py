@@ -1,3 +1,6 @@
 """Primitive families: one module each; impl, shape rule and derivative rules together."""
 
-from . import conv, creation, dense, elementwise, index, linalg, reduce, shape  # noqa: F401
+from . import (  # noqa: F401
+    complex, conv, creation, dense, elementwise, fft, index, linalg, linalg_decomp, products, reduce,
+    shape, sort,
+)

@@ -16,6 +16,7 @@ import numpy as np
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
 from ._batching import elementwise_rule, passthrough_rule
+from .complex import conj as _conj
 
 __all__ = [
     "ufunc_primitive", "add", "subtract", "multiply", "divide", "negative", "power", "sqrt",
@@ -188,23 +189,18 @@ tanh_p = ufunc_primitive("tanh")
 defderiv(tanh_p, lambda ans, x: 1.0 - ans * ans, unsaved_args=(0,))
 tanh = tanh_p.bind
 
-def check_real(x, name):
-    """Derivative rules that leave the complex numbers (abs, real, imag, angle, a cast to a
-    real dtype) refuse complex arguments: funcgrad differentiates real functions only."""
-    if np.dtype(x.dtype).kind == "c":
-        raise TypeError(
-            f"{name}: differentiating through complex values is not supported (funcgrad "
-            f"differentiates real functions of real inputs); got a {x.dtype} argument. Write the "
-            "computation with the real and imaginary parts as separate real arrays."
-        )
+absolute_p = ufunc_primitive("absolute")
 
 
 def _abs_deriv(ans, x):
-    check_real(x, "absolute")
-    return sign(x)  # 0 at 0, as PyTorch
+    """sign(x), 0 at 0 as PyTorch; complex x: conj(x) / |x| (the convention of primitives/complex.py)."""
+    if x.dtype.kind != "c":
+        return sign(x)
+    mag = absolute(x)  # (not ans: real inputs then need not keep the output)
+    zero = equal(mag, 0)
+    return where(zero, 0.0, _conj(x) / where(zero, 1.0, mag))
 
 
-absolute_p = ufunc_primitive("absolute")
 defderiv(absolute_p, _abs_deriv, saves_out=False)
 absolute = absolute_p.bind
 
@@ -366,14 +362,10 @@ convert_p = Primitive(
 )
 # the reverse driver casts cotangents to each argument's dtype, and the forward
 # driver tangents to the output's: the rules are identities.
-def _convert_rule(g, ans, x, dtype):
-    if dtype.kind != "c":
-        check_real(x, "astype")
-    return g
-
-
-convert_p.defvjp(_convert_rule, unsaved_args=(0,), saves_out=False)
-convert_p.defjvp(_convert_rule)
+# (complex -> real keeps the real part: its vjp is the identity too, under the convention
+# of primitives/complex.py)
+convert_p.defvjp(lambda g, ans, x, dtype: g, unsaved_args=(0,), saves_out=False)
+convert_p.defjvp(lambda t, ans, x, dtype: t)
 convert_p.batch = passthrough_rule(convert_p)
 
 

@@ -55,11 +55,19 @@ def _static_int(v, what):
     raise IndexError(f"slice {what} must be an integer or None, got {v!r}")
 
 
-def parse_index(idx, ndim):
-    """-> (template, arrays): the static part of ``idx`` and its index arrays."""
+def parse_index(idx, ndim, shape=None):
+    """-> (template, arrays): the static part of ``idx`` and its index arrays.
+
+    With ``shape`` (the indexed array's), boolean masks are checked against
+    the dimensions they cover, as numpy does (an IndexError naming both sizes).
+    """
     items = idx if isinstance(idx, tuple) else (idx,)
+    if isinstance(idx, list) and idx and all(isinstance(i, (slice, type(None), type(Ellipsis))) for i in idx):
+        raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and integer or boolean arrays "
+                         "are valid indices (a list of slices is not a multidimensional index: use a tuple)")
     template, arrays = [], []
-    for item in items:
+    spans = _spans(items, ndim)
+    for item, pos in zip(items, spans):
         if item is None or item is Ellipsis:
             template.append(item)
         elif isinstance(item, slice):
@@ -70,6 +78,8 @@ def parse_index(idx, ndim):
         else:
             arr = _index_array(item)
             if arr.dtype == np.bool_:
+                if shape is not None:
+                    _check_mask(arr, shape, pos)
                 for a in _mask_to_indices(arr):
                     template.append(_Slot(len(arrays)))
                     arrays.append(a)
@@ -84,6 +94,43 @@ def parse_index(idx, ndim):
     if sum(1 for t in template if t is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     return tuple(template), arrays
+
+
+def _spans(items, ndim):
+    """The first dimension of the indexed array that each index item applies to."""
+    def width(item):
+        if item is None or item is Ellipsis:
+            return 0
+        if isinstance(item, (Array, Tracer, np.ndarray)):
+            return item.ndim if item.dtype == np.bool_ else 1
+        if isinstance(item, list):
+            try:
+                host = np.asarray(item)
+            except (TypeError, ValueError):
+                return 1
+            return host.ndim if host.dtype == np.bool_ else 1
+        return 1
+
+    widths = [width(i) for i in items]
+    rest = ndim - sum(widths)
+    out, pos = [], 0
+    for item, w in zip(items, widths):
+        out.append(pos)
+        pos += max(rest, 0) if item is Ellipsis else w
+    return out
+
+
+def _check_mask(mask, shape, pos):
+    for k, d in enumerate(mask.shape):
+        axis = pos + k
+        if axis >= len(shape):
+            raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, but a boolean "
+                             f"index of shape {tuple(mask.shape)} covers dimensions {pos}..{axis}")
+        if shape[axis] != d:
+            raise IndexError(
+                f"boolean index did not match indexed array along axis {axis}; size of axis is "
+                f"{shape[axis]} but size of corresponding boolean axis is {d}"
+            )
 
 
 def _index_array(item):
@@ -152,7 +199,7 @@ def _getitem_abstract(x, *arrays, template):
 
 
 def _getitem_vjp(g, ans, x, *arrays, template):
-    return scatter_add(zeros_like(g, shape=x.shape, dtype=x.dtype), g, arrays, template)
+    return getitem_transpose_p.bind(g, *arrays, template=template, shape=tuple(x.shape), dtype=x.dtype)
 
 
 getitem_p = Primitive("getitem", _getitem_impl, _getitem_abstract)
@@ -160,8 +207,32 @@ getitem_p.defvjp(_getitem_vjp, unsaved_args=(0,), saves_out=False)
 getitem_p.defjvp(lambda t, ans, x, *arrays, template: getitem_p.bind(t, *arrays, template=template))
 
 
+# --- the transpose of a gather: scatter-add into fresh zeros ---------------------------------
+# (scatter_add(zeros, g) would fill and then copy a zeros array: this allocates it once)
+
+def _getitem_transpose_impl(g, *arrays, template, shape, dtype):
+    xp = _xp(g, *arrays)
+    out = xp.zeros(shape, dtype=dtype)
+    idx = _rebuild(template, arrays)
+    if arrays:
+        xp.add.at(out, idx, g)  # repeated indices accumulate
+    else:
+        out[idx] = g  # basic indexing never repeats a position
+    return out
+
+
+getitem_transpose_p = Primitive(
+    "getitem_transpose", _getitem_transpose_impl,
+    lambda g, *arrays, template, shape, dtype: ShapedArray(shape, dtype),
+)
+getitem_transpose_p.defvjp(lambda ct, ans, g, *arrays, template, shape, dtype: _gather(ct, arrays, template),
+                           unsaved_args=(0,), saves_out=False)
+getitem_transpose_p.defjvp(lambda t, ans, g, *arrays, template, shape, dtype: getitem_transpose_p.bind(
+    t, *arrays, template=template, shape=shape, dtype=dtype))
+
+
 def getitem(x, idx):
-    template, arrays = parse_index(idx, x.ndim)
+    template, arrays = parse_index(idx, x.ndim, x.shape)
     return getitem_p.bind(x, *arrays, template=template)
 
 
@@ -296,7 +367,7 @@ def scatter_add(x, v, arrays, template):
 
 def scatter(x, idx, v, mode):
     """``x`` with ``x[idx]`` combined with ``v`` by ``mode`` (a new array)."""
-    template, arrays = parse_index(idx, x.ndim)
+    template, arrays = parse_index(idx, x.ndim, x.shape)
     return _scatter(_SCATTERS[mode], x, v, arrays, template)
 
 

@@ -1,14 +1,53 @@
-"""Linear algebra primitives: matmul (numpy's rules for 1-d and batched operands)."""
+"""Linear algebra primitives: matmul, inv, solve, det, slogdet, cholesky, pinv.
+
+Operands are stacks of matrices (leading batch dims, numpy's convention); the
+numpy layer (:mod:`funcgrad.numpy.linalg`) checks shapes, promotes integers to
+float64 and adapts vector arguments.  Derivative rules are written with
+funcgrad operations (matmul, solve, inv, transposes and masks), so they can be
+differentiated again.  Decompositions with several results (eigh, svd, qr)
+are in :mod:`funcgrad.primitives.linalg_decomp`.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..backend import XP_OF_TYPE
-from ..core import Primitive, ShapedArray
+from ..core import Primitive, ShapedArray, Zero
 from ._batching import ndim_of, to_front
+from .creation import zeros_like
+from .reduce import reduce_sum
 from .shape import expand_dims, reshape, swap_last_two
 
+LinAlgError = np.linalg.LinAlgError
+
+
+def _xp(*bufs):
+    get = XP_OF_TYPE.get
+    return next((get(type(b)) for b in bufs if get(type(b)) is not None), np)
+
+
+def check_stacked_square(fname, *shapes):
+    """numpy's LinAlgError for operands that are not stacks of square matrices."""
+    for s in shapes:
+        if len(s) < 2:
+            raise LinAlgError(
+                f"{fname}: {len(s)}-dimensional array given (shape {tuple(s)}). "
+                "Array must be at least two-dimensional"
+            )
+        if s[-1] != s[-2]:
+            raise LinAlgError(f"{fname}: last 2 dimensions of the array must be square, got shape {tuple(s)}")
+
+
+def _square_abstract(fname, out=lambda s: s):
+    def abstract(a, **params):
+        check_stacked_square(fname, a.shape)
+        return ShapedArray(out(tuple(a.shape)), a.dtype)
+
+    return abstract
+
+
+# --- matmul ---------------------------------------------------------------------
 
 def _matmul_impl(x, y):
     get = XP_OF_TYPE.get
@@ -91,3 +130,191 @@ def _matmul_batch(args, dims):
 
 
 matmul_p.batch = _matmul_batch
+# --- constant masks (identity, triangles) on an operand's device -------------------
+
+tri_like_p = Primitive(
+    "tri_like",
+    lambda x, n, m, k, dtype: _xp(x).tri(n, m, k, dtype=dtype),
+    lambda x, n, m, k, dtype: ShapedArray((n, m), dtype),
+    differentiable=False,
+)
+
+
+def tri_like(x, n, m=None, k=0, dtype=None):
+    """numpy.tri(n, m, k) on x's device, with x's dtype unless given (a constant)."""
+    return tri_like_p.bind(x, n=int(n), m=int(n if m is None else m), k=int(k),
+                           dtype=np.dtype(dtype or x.dtype))
+
+
+def eye_like(x, n):
+    return tri_like(x, n) - tri_like(x, n, k=-1)
+
+
+def T(x):
+    """Transpose of the last two axes (a stack of matrices)."""
+    return swap_last_two(x)
+
+
+def sym(x):
+    return 0.5 * (x + T(x))
+
+
+def diagonal(x):
+    """The diagonals of a stack of square matrices: (..., n, n) -> (..., n)."""
+    return reduce_sum(x * eye_like(x, x.shape[-1]), (x.ndim - 1,))
+
+
+def diag_embed(v):
+    """(..., n) -> (..., n, n) with v on the diagonals."""
+    return expand_dims(v, -1) * eye_like(v, v.shape[-1])
+
+
+def tril(x, k=0):
+    return x * tri_like(x, x.shape[-2], x.shape[-1], k)
+
+
+def trace(x):
+    return reduce_sum(diagonal(x), (x.ndim - 2,))
+
+
+def _scalar_per_matrix(v):
+    """(...,) -> (..., 1, 1): one value per matrix, to scale a stack of matrices."""
+    return expand_dims(expand_dims(v, -1), -1)
+
+
+# --- inv ------------------------------------------------------------------------------
+
+inv_p = Primitive("inv", lambda a: _xp(a).linalg.inv(a), _square_abstract("inv"))
+# d(A^-1) = -A^-1 dA A^-1
+inv_p.defvjp(lambda g, ans, a: -matmul(T(ans), matmul(g, T(ans))), unsaved_args=(0,))
+inv_p.defjvp(lambda t, ans, a: -matmul(ans, matmul(t, ans)))
+inv = inv_p.bind
+
+
+# --- solve: a (..., n, n), b (..., n, k); batch dims broadcast ---------------------------
+
+def _solve_abstract(a, b):
+    check_stacked_square("solve", a.shape)
+    if len(b.shape) < 2 or b.shape[-2] != a.shape[-1]:
+        raise ValueError(f"solve: b of shape {tuple(b.shape)} does not match a of shape {tuple(a.shape)}")
+    batch = np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    return ShapedArray(batch + tuple(b.shape[-2:]), np.result_type(a.dtype, b.dtype))
+
+
+def _solve_impl(a, b):
+    xp = _xp(a, b)
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    # numpy.linalg.solve broadcasts, but cupy needs equal batch dims
+    a = xp.broadcast_to(a, batch + a.shape[-2:])
+    b = xp.broadcast_to(b, batch + b.shape[-2:])
+    return xp.linalg.solve(a, b)
+
+
+def _solve_vjp(g, ans, a, b):
+    gb = solve(T(a), g)
+    return -matmul(gb, T(ans)), gb
+
+
+def _solve_jvp(ts, ans, a, b):
+    ta, tb = ts
+    rhs = tb if type(ta) is Zero else (-matmul(ta, ans) if type(tb) is Zero else tb - matmul(ta, ans))
+    return solve(a, rhs)
+
+
+solve_p = Primitive("solve", _solve_impl, _solve_abstract)
+solve_p.defvjp_joint(_solve_vjp, unsaved_args=(1,))
+solve_p.defjvp_joint(_solve_jvp)
+solve = solve_p.bind
+
+
+# --- det and slogdet ----------------------------------------------------------------------
+
+det_p = Primitive("det", lambda a: _xp(a).linalg.det(a), _square_abstract("det", lambda s: s[:-2]))
+# d det(A) = det(A) tr(A^-1 dA): needs A invertible (an exactly singular A raises LinAlgError)
+det_p.defvjp(lambda g, ans, a: _scalar_per_matrix(g * ans) * T(inv(a)))
+det_p.defjvp(lambda t, ans, a: ans * trace(solve(a, t)))
+det = det_p.bind
+
+
+def _slogdet_abstract(a):
+    check_stacked_square("slogdet", a.shape)
+    return ShapedArray(a.shape[:-2], a.dtype), ShapedArray(a.shape[:-2], a.dtype)
+
+
+def _slogdet_vjp(g, ans, a):
+    g_log = g[1]
+    if type(g_log) is Zero:  # the sign is locally constant
+        return (None,)
+    return (_scalar_per_matrix(g_log) * T(inv(a)),)
+
+
+def _slogdet_jvp(ts, ans, a):
+    return zeros_like(ans[0]), trace(solve(a, ts[0]))
+
+
+slogdet_p = Primitive("slogdet", lambda a: tuple(_xp(a).linalg.slogdet(a)), _slogdet_abstract,
+                      multiple_results=True)
+slogdet_p.defvjp_joint(_slogdet_vjp, saves_out=False)
+slogdet_p.defjvp_joint(_slogdet_jvp)
+slogdet = slogdet_p.bind
+
+
+# --- cholesky (lower) -------------------------------------------------------------------------
+# Rules take the input as symmetric (the derivative of cholesky(sym(A)), as JAX):
+# dL = L Phi(L^-1 sym(dA) L^-T), Phi = lower triangle with the diagonal halved.
+
+def _phi(x):
+    n = x.shape[-1]
+    return x * (tri_like(x, n) - 0.5 * eye_like(x, n))
+
+
+def _cholesky_jvp(t, ans, a):
+    y = solve(ans, sym(t))  # L^-1 dA
+    return matmul(ans, _phi(solve(ans, T(y))))
+
+
+def _cholesky_vjp(g, ans, a):
+    w = solve(T(ans), _phi(matmul(T(ans), g)))  # L^-T Phi(L^T G)
+    return sym(T(solve(T(ans), T(w))))  # ... L^-1, symmetrized
+
+
+cholesky_p = Primitive("cholesky", lambda a: _xp(a).linalg.cholesky(a), _square_abstract("cholesky"))
+cholesky_p.defvjp(_cholesky_vjp, unsaved_args=(0,))
+cholesky_p.defjvp(_cholesky_jvp)
+cholesky = cholesky_p.bind
+
+
+# --- pinv -------------------------------------------------------------------------------------
+# Golub & Pereyra: for A of locally constant rank, with P = pinv(A),
+# dP = -P dA P + P P^T dA^T (I - A P) + (I - P A) dA^T P^T P.
+
+def _pinv_abstract(a, rcond):
+    if len(a.shape) < 2:
+        raise LinAlgError(f"pinv: {len(a.shape)}-dimensional array given. Array must be at least two-dimensional")
+    return ShapedArray(tuple(a.shape[:-2]) + (a.shape[-1], a.shape[-2]), a.dtype)
+
+
+def _pinv_jvp(t, ans, a, rcond):
+    p = ans
+    tt = T(t)
+    return (-matmul(p, matmul(t, p))
+            + matmul(matmul(p, T(p)), tt - matmul(tt, matmul(a, p)))
+            + matmul(tt - matmul(p, matmul(a, tt)), matmul(T(p), p)))
+
+
+def _pinv_vjp(g, ans, a, rcond):
+    p = ans
+    gt = T(g)
+    return (-matmul(T(p), matmul(g, T(p)))
+            + matmul(gt - matmul(a, matmul(p, gt)), matmul(p, T(p)))
+            + matmul(matmul(T(p), p), gt - matmul(gt, matmul(p, a))))
+
+
+pinv_p = Primitive("pinv", lambda a, rcond: _xp(a).linalg.pinv(a, rcond=rcond), _pinv_abstract)
+pinv_p.defvjp(_pinv_vjp)
+pinv_p.defjvp(_pinv_jvp)
+
+
+def pinv(a, rcond):
+    """Moore-Penrose pseudo-inverse; singular values below rcond * largest are cut."""
+    return pinv_p.bind(a, rcond=float(rcond))

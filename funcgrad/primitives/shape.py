@@ -165,3 +165,68 @@ concatenate_p.batch = _concatenate_batch
 
 def concatenate(xs, axis):
     return concatenate_p.bind(*xs, axis=int(axis))
+
+
+# --- pad (constant mode; the other modes are gathers, see funcgrad.numpy) --------------------
+
+def _pad_impl(x, pad_width, value):
+    return _xp(x).pad(x, pad_width, mode="constant", constant_values=value)
+
+
+def _pad_abstract(x, pad_width, value):
+    if len(pad_width) != len(x.shape) or any(b < 0 or a < 0 for b, a in pad_width):
+        raise ValueError(f"pad: pad_width {pad_width} does not fit an array of shape {x.shape}")
+    return ShapedArray(tuple(d + b + a for d, (b, a) in zip(x.shape, pad_width)), x.dtype)
+
+
+def _pad_vjp(g, ans, x, pad_width, value):
+    from .index import getitem  # noqa: PLC0415 - index imports this module
+
+    return getitem(g, tuple(slice(b, b + d) for d, (b, _) in zip(x.shape, pad_width)))
+
+
+pad_p = Primitive("pad", _pad_impl, _pad_abstract)
+pad_p.defvjp(_pad_vjp, unsaved_args=(0,), saves_out=False)
+pad_p.defjvp(lambda t, ans, x, pad_width, value: pad(t, pad_width, 0))
+
+
+def pad(x, pad_width, value=0):
+    """``x`` with ``pad_width[i] = (before, after)`` elements of ``value`` around axis i."""
+    return pad_p.bind(x, pad_width=tuple((int(b), int(a)) for b, a in pad_width), value=value)
+
+
+# --- split: several views of one array; the vjp is one concatenate ----------------------------
+
+def _split_impl(x, bounds, axis):
+    return tuple(_xp(x).split(x, list(bounds), axis=axis))
+
+
+def _split_abstract(x, bounds, axis):
+    edges = (0,) + bounds + (x.shape[axis],)
+    if any(lo > hi for lo, hi in zip(edges[:-1], edges[1:])):
+        raise ValueError(f"split: bounds {bounds} are not increasing within [0, {x.shape[axis]}]")
+    out = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        shape = list(x.shape)
+        shape[axis] = hi - lo
+        out.append(ShapedArray(shape, x.dtype))
+    return tuple(out)
+
+
+def _split_vjp(gs, ans, x, bounds, axis):
+    from ..core import Zero  # noqa: PLC0415
+    from .creation import zeros_like  # noqa: PLC0415
+
+    dtype = next(g.dtype for g in gs if type(g) is not Zero)
+    parts = [zeros_like(g.like, dtype=dtype) if type(g) is Zero else g for g in gs]
+    return (concatenate(parts, axis) if len(parts) > 1 else parts[0],)
+
+
+split_p = Primitive("split", _split_impl, _split_abstract, multiple_results=True)
+split_p.defvjp_joint(_split_vjp, unsaved_args=(0,), saves_out=False)
+split_p.defjvp_joint(lambda ts, ans, x, bounds, axis: split(ts[0], bounds, axis))
+
+
+def split(x, bounds, axis):
+    """Pieces of ``x`` between ``bounds`` (increasing, within [0, n]) along ``axis``: they tile x."""
+    return split_p.bind(x, bounds=tuple(int(b) for b in bounds), axis=int(axis))

@@ -10,6 +10,7 @@ nothing), broadcast to the output's shape and cast to its dtype.
 from __future__ import annotations
 
 from ..core import ArrayTracer, Trace, Zero, missing_rule
+from ..primitives.complex import real
 from ..primitives.elementwise import add, convert
 from ..primitives.shape import broadcast_to
 
@@ -102,5 +103,8 @@ def _fit(t, out):
     if tuple(t.shape) != tuple(out.shape):
         t = broadcast_to(t, out.shape)
     if t.dtype != out.dtype:
-        t = convert(t, out.dtype)
+        if t.dtype.kind == "c" and out.dtype.kind != "c":
+            t = real(t)  # a real function of complex values: the real part (primitives/complex.py)
+        if t.dtype != out.dtype:
+            t = convert(t, out.dtype)
     return t

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_ARGS, Array, ArrayTracer, ShapedArray, Trace, Zero, missing_rule
+from ..primitives.complex import real
 from ..primitives.elementwise import add, convert
 from ..primitives.reduce import sum_to_shape
 
@@ -165,7 +166,10 @@ def fit_cotangent(c, shape, dtype, prim, i):
         if tuple(c.shape) != tuple(shape):
             c = sum_to_shape(c, shape)
         if c.dtype != dtype:
-            c = convert(c, dtype)
+            if np.dtype(c.dtype).kind == "c" and np.dtype(dtype).kind != "c":
+                c = real(c)  # a real input of a complex function: the real part (see primitives/complex.py)
+            if c.dtype != dtype:
+                c = convert(c, dtype)
     except AttributeError:
         raise TypeError(
             f"the vjp rule of '{prim.name}' returned {type(c).__name__} for argument {i}; "

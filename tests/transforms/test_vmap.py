@@ -228,8 +228,8 @@ def test_fallback_list_is_generated_from_the_registry(tmp_path):
 
     assert "- `test_vmap_outer`" in fallback_list_markdown()
     doc = tmp_path / "t.md"
-    doc.write_text("before\n<!-- fallback-list -->\nold\n<!-- fallback-list -->\nafter\n")
+    doc.write_text("before\n<!-- fallback-list -->\nSTALE LIST\n<!-- fallback-list -->\nafter\n")
     update_fallback_docs(str(doc))
     text = doc.read_text()
-    assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
+    assert text.startswith("before\n") and text.endswith("after\n") and "STALE LIST" not in text
     assert "- `test_vmap_outer`" in text

@@ -92,3 +92,23 @@ SPECS = [
     Spec("scatter_min", ("scatter_min",), lambda x, v, **kw: x.at[_idx(kw)].min(v), _minmax_args()),
     Spec("scatter_max", ("scatter_max",), lambda x, v, **kw: x.at[_idx(kw)].max(v), _minmax_args()),
 ]
+
+
+@st.composite
+def _transpose_args(draw):
+    """A cotangent for x[idx] (basic or advanced index with repeats) and x's shape."""
+    (x,), kw = draw(st.one_of(_basic_index(), _advanced_index()))
+    region = np.empty(x.shape)[kw["idx"]].shape
+    return (draw(floats_of(region)),), {"shape": x.shape, "idx": kw["idx"]}
+
+
+def _gather_transpose(g, shape, idx):
+    import funcgrad as fg
+
+    _, pullback = fg.vjp(lambda t: t[_idx({"idx": idx})], fnp.zeros(shape))
+    return pullback(g)[0]
+
+
+SPECS += [
+    Spec("getitem_transpose", ("getitem_transpose",), _gather_transpose, _transpose_args()),
+]

@@ -1,0 +1,349 @@
+"""Linear-algebra primitives behind funcgrad.scipy.linalg: triangular solve, Cholesky,
+the matrix exponential, the Sylvester equation and the principal square root.
+
+Matrices are 2-d (scipy.linalg's functions are); right-hand sides 2-d (the user
+layer reshapes vectors).  Impls use the backend's scipy.linalg namespace where it
+has the function (scipy on the cpu, cupyx.scipy.linalg on cuda) and the array
+namespace's own ``linalg`` otherwise.  Rules are written with these primitives and
+funcgrad operations, so every derivative can be differentiated again:
+
+- triangular solve X = op(A)^-1 B:  B_bar = op(A)^-T X_bar, A_bar = -(op(A)^-T X_bar) X^T
+  (transposed for op = transpose), restricted to A's triangle;
+- cholesky (of the symmetric part): dL = L Phi(L^-1 dA L^-T), Phi = lower triangle
+  with half the diagonal; A_bar = sym(L^-T Phi(L^T L_bar) L^-1);
+- expm: dX = the upper-right block of expm([[A, dA], [0, A]]); A_bar the same
+  with A^T and X_bar;
+- lu (packed L\\U of P^T A, pivots separately): X = L^-1 P^T dA U^-1, dLU = L tril(X, -1)
+  + triu(X) U; A_bar = P L^-T (tril(L^T G_L, -1) + triu(G_U U^T)) U^-T;
+- solve_sylvester A X + X B = Q: dX = solve_sylvester(A, B, dQ - dA X - X dB),
+  Q_bar = solve_sylvester(A^T, B^T, X_bar), A_bar = -Q_bar X^T, B_bar = -X^T Q_bar;
+- sqrtm X^2 = A: dX = solve_sylvester(X, X, dA), A_bar = solve_sylvester(X^T, X^T, X_bar).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..array import Array
+from ..backend import XP_OF_TYPE
+from ..core import Primitive, ShapedArray
+from .elementwise import where
+from .linalg import matmul
+from .shape import swap_last_two
+from .special import missing_error, scipy_namespace
+
+__all__ = ["triangular_solve", "cholesky", "expm", "solve_sylvester", "sqrtm", "tri_mask", "lu",
+           "lu_pivots", "lu_perm"]
+
+
+def _xp(*bufs):
+    get = XP_OF_TYPE.get
+    for b in bufs:
+        xp = get(type(b))
+        if xp is not None:
+            return xp
+    return np
+
+
+def _linalg(xp):
+    return scipy_namespace(xp, "linalg")
+
+
+def _float_dtype(*avals):
+    dt = np.result_type(*(a.dtype for a in avals))
+    return dt if dt.kind in "fc" else np.dtype(np.float64)
+
+
+def tri_mask(n, m, k, like):
+    """Boolean (n, m) mask of the lower triangle (j <= i + k) on ``like``'s device."""
+    return Array(np.tri(n, m, k, dtype=bool), device=like.device)
+
+
+def _T(x):
+    return swap_last_two(x)
+
+
+# --- triangular solve -------------------------------------------------------------------------
+
+def _tri_solve_impl(a, b, lower, trans, unit_diagonal):
+    xp = _xp(a, b)
+    dt = np.result_type(a.dtype, b.dtype, np.float32)
+    ns = _linalg(xp)
+    if ns is not None and hasattr(ns, "solve_triangular"):
+        out = ns.solve_triangular(a, b, trans=trans, lower=lower, unit_diagonal=unit_diagonal)
+        return out.astype(dt) if out.dtype != dt else out
+    n = a.shape[0]
+    keep = xp.asarray(np.tri(n, n, -1 if unit_diagonal else 0, dtype=bool))
+    if not lower:
+        keep = keep.T
+    t = xp.where(keep, a, xp.zeros((), a.dtype))
+    if unit_diagonal:
+        t = t + xp.eye(n, dtype=a.dtype)
+    return xp.linalg.solve(t.T if trans else t, b).astype(dt)
+
+
+def _tri_solve_abstract(a, b, lower, trans, unit_diagonal):
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"solve_triangular: expected a square 2-d matrix a, got shape {a.shape}")
+    if b.ndim != 2 or b.shape[0] != a.shape[0]:
+        raise ValueError(f"solve_triangular: shapes of a {a.shape} and b {b.shape} are incompatible")
+    return ShapedArray(b.shape, np.result_type(a.dtype, b.dtype, np.float32))
+
+
+def _triangle(m, lower, unit_diagonal):
+    """m restricted to the triangle a triangular solve reads (strict if unit diagonal)."""
+    n = m.shape[-1]
+    k = -1 if unit_diagonal else 0
+    mask = np.tri(n, n, k, dtype=bool)
+    return where(Array(mask if lower else mask.T, device=m.device), m, 0.0)
+
+
+def _tri_vjp_a(g, ans, a, b, lower, trans, unit_diagonal):
+    gb = triangular_solve(a, g, lower, 1 - trans, unit_diagonal)  # op(A)^-T g
+    ga_op = -matmul(gb, _T(ans))  # cotangent of op(A)
+    return _triangle(_T(ga_op) if trans else ga_op, lower, unit_diagonal)
+
+
+def _tri_jvp_a(t, ans, a, b, lower, trans, unit_diagonal):
+    ta = _triangle(t, lower, unit_diagonal)
+    return -triangular_solve(a, matmul(_T(ta) if trans else ta, ans), lower, trans, unit_diagonal)
+
+
+triangular_solve_p = Primitive("triangular_solve", _tri_solve_impl, _tri_solve_abstract)
+triangular_solve_p.defvjp(
+    _tri_vjp_a,
+    lambda g, ans, a, b, lower, trans, unit_diagonal: triangular_solve(a, g, lower, 1 - trans, unit_diagonal),
+    unsaved_args=(1,),
+)
+triangular_solve_p.defjvp(
+    _tri_jvp_a,
+    lambda t, ans, a, b, lower, trans, unit_diagonal: triangular_solve(a, t, lower, trans, unit_diagonal),
+)
+
+
+def triangular_solve(a, b, lower=True, trans=0, unit_diagonal=False):
+    """op(a)^-1 b for triangular 2-d ``a`` (op: identity if trans == 0, transpose if 1)."""
+    return triangular_solve_p.bind(a, b, lower=bool(lower), trans=int(trans), unit_diagonal=bool(unit_diagonal))
+
+
+# --- cholesky ------------------------------------------------------------------------------------
+
+def _square_abstract(name):
+    def abstract(a, *rest, **params):
+        if a.ndim != 2 or a.shape[0] != a.shape[1]:
+            raise ValueError(f"{name}: expected a square 2-d matrix, got shape {a.shape}")
+        return ShapedArray(a.shape, _float_dtype(a))
+    return abstract
+
+
+def _cholesky_impl(a):
+    xp = _xp(a)
+    dt = _float_dtype(a)
+    return xp.linalg.cholesky(a.astype(dt) if a.dtype != dt else a)
+
+
+def _phi(x):
+    """Lower triangle of x with half its diagonal."""
+    n = x.shape[-1]
+    eye = Array(np.eye(n, dtype=bool), device=x.device)
+    return where(tri_mask(n, n, -1, x), x, where(eye, 0.5 * x, 0.0))
+
+
+def _cholesky_jvp(t, ans, a):
+    sym = 0.5 * (t + _T(t))
+    inner = _T(triangular_solve(ans, _T(triangular_solve(ans, sym, True)), True))  # L^-1 dA L^-T
+    return matmul(ans, _phi(inner))
+
+
+def _cholesky_vjp(g, ans, a):
+    p = _phi(matmul(_T(ans), g))
+    s = triangular_solve(ans, _T(triangular_solve(ans, p, True, trans=1)), True, trans=1)  # L^-T P L^-1 (transposed)
+    return 0.5 * (s + _T(s))
+
+
+cholesky_p = Primitive("scipy_cholesky", _cholesky_impl, _square_abstract("cholesky"))
+cholesky_p.defvjp(_cholesky_vjp, unsaved_args=(0,))
+cholesky_p.defjvp(_cholesky_jvp)
+
+
+def cholesky(a):
+    """The lower Cholesky factor of symmetric positive-definite ``a`` (its lower triangle is read;
+    derivatives are those of the symmetric part)."""
+    return cholesky_p.bind(a)
+
+
+# --- expm --------------------------------------------------------------------------------------
+
+def _expm_impl(a):
+    xp = _xp(a)
+    ns = _linalg(xp)
+    dt = _float_dtype(a)
+    a = a.astype(dt) if a.dtype != dt else a
+    if ns is None or not hasattr(ns, "expm"):
+        raise missing_error("expm", xp, "linalg")
+    out = ns.expm(a)
+    return out.astype(dt) if out.dtype != dt else out
+
+
+def _block_upper(a, e):
+    """[[a, e], [0, a]]."""
+    from .shape import concatenate  # noqa: PLC0415
+
+    z = 0.0 * a
+    return concatenate([concatenate([a, e], 1), concatenate([z, a], 1)], 0)
+
+
+def _frechet(a, e):
+    """The Frechet derivative of expm at a in direction e (a block of a 2n expm)."""
+    n = a.shape[-1]
+    big = expm(_block_upper(a, e))
+    return big[:n, n:]
+
+
+expm_p = Primitive("expm", _expm_impl, _square_abstract("expm"))
+expm_p.defvjp(lambda g, ans, a: _frechet(_T(a), g), saves_out=False)
+expm_p.defjvp(lambda t, ans, a: _frechet(a, t))
+expm = expm_p.bind
+
+
+# --- Sylvester equation and sqrtm -------------------------------------------------------------
+
+def _sylvester_impl(a, b, q):
+    xp = _xp(a, b, q)
+    dt = np.result_type(_float_dtype(a), _float_dtype(b), _float_dtype(q))
+    ns = _linalg(xp)
+    if ns is not None and hasattr(ns, "solve_sylvester"):
+        out = ns.solve_sylvester(a, b, q)
+        return out.astype(dt) if out.dtype != dt else out
+    # (I kron A + B^T kron I) vec(X) = vec(Q), column-major vec: O(n^3 m^3), for small systems
+    n, m = q.shape
+    big = xp.kron(xp.eye(m, dtype=dt), a) + xp.kron(b.T, xp.eye(n, dtype=dt))
+    x = xp.linalg.solve(big, q.T.reshape(n * m).astype(dt))
+    return x.reshape(m, n).T
+
+
+def _sylvester_abstract(a, b, q):
+    for name, x in (("a", a), ("b", b)):
+        if x.ndim != 2 or x.shape[0] != x.shape[1]:
+            raise ValueError(f"solve_sylvester: {name} must be a square 2-d matrix, got shape {x.shape}")
+    if q.shape != (a.shape[0], b.shape[0]):
+        raise ValueError(f"solve_sylvester: q must have shape {(a.shape[0], b.shape[0])} for a {a.shape} "
+                         f"and b {b.shape}, got {q.shape}")
+    return ShapedArray(q.shape, np.result_type(_float_dtype(a), _float_dtype(b), _float_dtype(q)))
+
+
+def _sylvester_qbar(g, a, b):
+    return solve_sylvester(_T(a), _T(b), g)
+
+
+solve_sylvester_p = Primitive("solve_sylvester", _sylvester_impl, _sylvester_abstract)
+solve_sylvester_p.defvjp(
+    lambda g, ans, a, b, q: -matmul(_sylvester_qbar(g, a, b), _T(ans)),
+    lambda g, ans, a, b, q: -matmul(_T(ans), _sylvester_qbar(g, a, b)),
+    lambda g, ans, a, b, q: _sylvester_qbar(g, a, b),
+    unsaved_args=(2,),
+)
+solve_sylvester_p.defjvp(
+    lambda t, ans, a, b, q: solve_sylvester(a, b, -matmul(t, ans)),
+    lambda t, ans, a, b, q: solve_sylvester(a, b, -matmul(ans, t)),
+    lambda t, ans, a, b, q: solve_sylvester(a, b, t),
+)
+
+
+def solve_sylvester(a, b, q):
+    """X with a X + X b = q."""
+    return solve_sylvester_p.bind(a, b, q)
+
+
+def _sqrtm_impl(a):
+    xp = _xp(a)
+    ns = _linalg(xp)
+    dt = _float_dtype(a)
+    if ns is None or not hasattr(ns, "sqrtm"):
+        raise missing_error("sqrtm", xp, "linalg")
+    out = ns.sqrtm(a.astype(dt) if a.dtype != dt else a)
+    if isinstance(out, tuple):  # older scipy: (sqrtm, errest) with disp=False
+        out = out[0]
+    if out.dtype.kind == "c":
+        if bool(xp.any(xp.abs(out.imag) > 1e-10 * (1 + xp.abs(out.real).max()))):
+            raise ValueError("sqrtm: the principal square root of this matrix is complex "
+                             "(negative real eigenvalues); funcgrad.scipy.linalg.sqrtm supports real results only")
+        out = out.real
+    return out.astype(dt) if out.dtype != dt else out
+
+
+sqrtm_p = Primitive("sqrtm", _sqrtm_impl, _square_abstract("sqrtm"))
+sqrtm_p.defvjp(lambda g, ans, a: solve_sylvester(_T(ans), _T(ans), g), unsaved_args=(0,))
+sqrtm_p.defjvp(lambda t, ans, a: solve_sylvester(ans, ans, t))
+sqrtm = sqrtm_p.bind
+
+
+# --- LU with partial pivoting ---------------------------------------------------------------
+#
+# lu(a) is the packed factor (unit L below the diagonal, U on and above it) of P^T a, as
+# scipy.linalg.lu_factor's first result; lu_pivots(a) its LAPACK pivots (no derivative),
+# lu_perm(piv) the row order: a[perm] == L @ U.  (The pivots come from a second
+# factorization: deterministic, so they always match the factor.)
+
+def _lu_factor(a):
+    xp = _xp(a)
+    ns = _linalg(xp)
+    dt = _float_dtype(a)
+    a = a.astype(dt) if a.dtype != dt else a
+    if ns is None or not hasattr(ns, "lu_factor"):
+        raise missing_error("lu_factor", xp, "linalg")
+    return ns.lu_factor(a)
+
+
+lu_p = Primitive("lu_factor", lambda a: _lu_factor(a)[0], _square_abstract("lu_factor"))
+lu_pivots_p = Primitive("lu_pivots", lambda a: _lu_factor(a)[1],
+                        lambda a: ShapedArray(a.shape[:1], np.dtype(np.int32)), differentiable=False)
+
+
+def _lu_perm_impl(piv):
+    from ..backend import backend_of, device_of, put_buffer  # noqa: PLC0415
+
+    host = backend_of(piv).to_numpy(piv)
+    perm = np.arange(host.shape[0])
+    for i, p in enumerate(host):
+        perm[i], perm[p] = perm[p], perm[i]
+    return put_buffer(perm, device_of(piv))
+
+
+lu_perm_p = Primitive("lu_perm", _lu_perm_impl, lambda piv: ShapedArray(piv.shape, np.dtype(np.int64)),
+                      differentiable=False)
+lu_pivots = lu_pivots_p.bind
+lu_perm = lu_perm_p.bind
+
+
+def _unit_lower(lu_, m, trans=0):
+    return triangular_solve(lu_, m, True, trans, True)
+
+
+def _lu_jvp(t, ans, a):
+    perm = lu_perm(lu_pivots(a))
+    n = a.shape[-1]
+    x = _T(triangular_solve(ans, _T(_unit_lower(ans, t[perm])), False, 1))  # L^-1 P^T dA U^-1
+    strict = tri_mask(n, n, -1, x)
+    low = where(strict, x, 0.0)
+    up = where(strict, 0.0, x)
+    dl = matmul(where(strict, ans, 0.0) + Array(np.eye(n), device=x.device), low)
+    du = matmul(up, where(strict, 0.0, ans))
+    return dl + du
+
+
+def _lu_vjp(g, ans, a):
+    perm = lu_perm(lu_pivots(a))
+    n = a.shape[-1]
+    strict = tri_mask(n, n, -1, g)
+    l_mat = where(strict, ans, 0.0) + Array(np.eye(n), device=g.device)
+    u_mat = where(strict, 0.0, ans)
+    xbar = where(strict, matmul(_T(l_mat), where(strict, g, 0.0)), 0.0) \
+        + where(strict, 0.0, matmul(where(strict, 0.0, g), _T(u_mat)))
+    y = _T(triangular_solve(ans, _T(_unit_lower(ans, xbar, 1)), False, 0))  # L^-T xbar U^-T
+    return (0.0 * y).at[perm].set(y)  # P y: row perm[i] of the result is row i of y
+
+
+lu_p.defvjp(_lu_vjp)
+lu_p.defjvp(_lu_jvp)
+lu = lu_p.bind

@@ -1,0 +1,8 @@
+"""funcgrad.scipy: scipy's names and signatures, differentiable (like jax.scipy).
+
+scipy is not a dependency of funcgrad: functions whose best implementation is
+scipy's import it on first use (and say ``pip install scipy`` if it is
+missing); on cupy arrays they use ``cupyx.scipy``.  Submodules: ``special``.
+"""
+
+from . import linalg, special, stats  # noqa: F401

@@ -1,0 +1,80 @@
+"""What the distributions share: standardising with loc/scale, support masks that keep
+gradients finite, and the distribution namespace object."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...numpy import _elementwise as _ew
+from ...numpy._creation import full_like
+from ...numpy._util import as_array, operand
+
+LOG_2PI = math.log(2.0 * math.pi)
+
+
+class Distribution:
+    """A namespace of functions of one distribution (``norm.logpdf``, ``norm.cdf``, ...)."""
+
+    def __init__(self, name, doc, **functions):
+        self.name = name
+        self.__doc__ = doc
+        for fname, fn in functions.items():
+            fn.__name__ = fname
+            fn.__qualname__ = f"{name}.{fname}"
+            setattr(self, fname, fn)
+        self._functions = tuple(functions)
+
+    def __repr__(self):
+        return f"<funcgrad.scipy.stats.{self.name}: {', '.join(self._functions)}>"
+
+
+def args(*values):
+    """Arguments as Arrays; Python numbers become 0-d arrays of the others' float dtype
+    and device (so that float32 data with default parameters stays float32)."""
+    values = [v if isinstance(v, (int, float)) else operand(v) for v in values]
+    arrays = [v for v in values if not isinstance(v, (int, float))]
+    if not arrays:
+        return tuple(as_array(float(v)) for v in values)
+    dt = np.float32 if any(np.dtype(a.dtype) == np.float32 for a in arrays) else np.float64
+    return tuple(full_like(arrays[0], float(v), dtype=dt, shape=()) if isinstance(v, (int, float)) else v
+                 for v in values)
+
+
+def standardize(x, loc, scale, *params):
+    """(z, scale, *params): z = (x - loc) / scale, everything as Arrays (see args)."""
+    x, loc, scale, *params = args(x, loc, scale, *params)
+    return ((x - loc) / scale, scale, *params)
+
+
+def valid_scale(out, scale):
+    """NaN where scale <= 0, as scipy."""
+    return _ew.where(scale > 0, out, np.nan)
+
+
+def select(cond, inside, outside_value):
+    """``where(cond, inside, value)``."""
+    return _ew.where(cond, inside, outside_value)
+
+
+def safe(cond, z, fill):
+    """z where cond, else ``fill``: evaluate a formula only where it is defined, so that
+    the discarded branch cannot put NaN into gradients (the double-where pattern)."""
+    return _ew.where(cond, z, fill)
+
+
+def arctan(z):
+    """arctan with funcgrad ops (argument reduction to |w| <= tan(pi/16), then the Taylor
+    series): ~1e-16 accurate and differentiable to any order."""
+    big = _ew.abs(z) > 1.0
+    w = _ew.where(big, 1.0 / _ew.where(big, z, 1.0), z)  # |w| <= 1
+    for _ in range(2):  # arctan(w) = 2 arctan(w / (1 + sqrt(1 + w^2))): |w| <= 0.199
+        w = w / (1.0 + _ew.sqrt(1.0 + w * w))
+    w2 = w * w
+    term, total = w, w
+    for k in range(1, 14):
+        term = term * (-w2)
+        total = total + term / (2 * k + 1)
+    at = 4.0 * total
+    return _ew.where(big, _ew.sign(z) * (math.pi / 2) - at, at)

@@ -1,0 +1,225 @@
+"""Write docs/numpy-coverage.md: what funcgrad.numpy covers, and how well.
+
+Everything on the page is derived from the code, so it cannot drift:
+- the functions are the public functions of ``funcgrad.numpy``,
+  ``funcgrad.numpy.linalg`` and ``funcgrad.numpy.fft``;
+- the primitives a function may bind are found by following the names its code
+  (and the code of the helpers it calls, transitively) refers to, down to
+  ``Primitive`` objects and their ``bind``; error paths are included, so the
+  set is an over-approximation;
+- a primitive's support comes from ``funcgrad.core.REGISTRY``: reverse mode
+  (a vjp rule), forward mode (a jvp rule), vmap (a ``batch`` rule, else the
+  per-example loop fallback), and GPU (its impl uses the namespace of its
+  inputs, which is what the stand-in backend test in
+  tests/primitives/test_registry.py proves for every primitive a spec covers).
+
+Usage: ``python scripts/gen_numpy_coverage.py`` (writes the page) or
+``--check`` (exit status 1 if the committed page is out of date).
+"""
+
+from __future__ import annotations
+
+import dis
+import functools
+import importlib
+import importlib.util
+import sys
+import types
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "numpy-coverage.md"
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+import funcgrad.numpy as fnp  # noqa: E402
+from funcgrad.core import REGISTRY, Primitive  # noqa: E402
+
+NAMESPACES = [("funcgrad.numpy", fnp, np), ("funcgrad.numpy.linalg", fnp.linalg, np.linalg),
+              ("funcgrad.numpy.fft", fnp.fft, np.fft)]
+
+
+def _stand_in_tested():
+    """Primitives a spec exercises: test_registry runs each of those on the stand-in backend."""
+    try:
+        from tests.primitives.spec import ALL_SPECS  # noqa: PLC0415
+    except Exception:  # noqa: BLE001 - the page says so rather than guessing
+        return None
+    return {p for s in ALL_SPECS for p in s.prims}
+
+
+def _prims_of(obj, seen=None):
+    """Primitives that calling ``obj`` may bind (following the names its code refers to)."""
+    seen = set() if seen is None else seen
+    found = set()
+    if id(obj) in seen:
+        return found
+    seen.add(id(obj))
+    if isinstance(obj, Primitive):
+        return {obj.name}
+    if isinstance(obj, functools.partial):
+        for a in (obj.func,) + obj.args:
+            found |= _prims_of(a, seen)
+        return found
+    if isinstance(obj, types.MethodType):
+        return _prims_of(obj.__func__, seen)
+    if not isinstance(obj, types.FunctionType) or not obj.__module__.startswith("funcgrad"):
+        return found
+    glb = obj.__globals__
+    closure = [c.cell_contents for c in (obj.__closure__ or ()) if _cell_ok(c)]
+    for code in _codes(obj.__code__):
+        for value in _referenced(code, glb):
+            found |= _prims_of(value, seen)
+    for value in closure:
+        found |= _prims_of(value, seen)
+    return found
+
+
+def _referenced(code, glb):
+    """Globals a code object loads, attributes it reads from modules among them, and the
+    names it imports locally (``from .module import name`` inside a function)."""
+    pending = None
+    consts = []
+    imported = None
+    for ins in dis.get_instructions(code):
+        op = ins.opname
+        if op == "IMPORT_NAME":
+            level = consts[-2] if len(consts) >= 2 and isinstance(consts[-2], int) else 0
+            try:
+                name = importlib.util.resolve_name("." * level + ins.argval, glb.get("__package__"))
+                imported = importlib.import_module(name)
+            except (ImportError, ValueError):
+                imported = None
+        elif op == "IMPORT_FROM" and imported is not None:
+            value = getattr(imported, ins.argval, None)
+            if value is not None and not isinstance(value, types.ModuleType):
+                yield value
+        if op == "LOAD_CONST":
+            consts.append(ins.argval)
+        if op in ("LOAD_GLOBAL", "LOAD_NAME"):
+            value = glb.get(ins.argval, None)
+            pending = value if isinstance(value, types.ModuleType) else None
+            if value is not None and pending is None:
+                yield value
+        elif op in ("LOAD_ATTR", "LOAD_METHOD") and pending is not None:
+            value = getattr(pending, ins.argval, None)
+            pending = value if isinstance(value, types.ModuleType) else None
+            if value is not None and pending is None:
+                yield value
+        else:
+            pending = None
+
+
+def _cell_ok(cell):
+    try:
+        cell.cell_contents  # noqa: B018
+        return True
+    except ValueError:
+        return False
+
+
+def _codes(code):
+    yield code
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            yield from _codes(c)
+
+
+def _public_functions(module):
+    names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
+    out = {}
+    for name in names:
+        obj = getattr(module, name)
+        if isinstance(obj, types.FunctionType) and obj.__module__.startswith("funcgrad"):
+            out[name] = obj
+    return out
+
+
+def _mark(flag):
+    return "yes" if flag else "**no**"
+
+
+def _prim_row(p, tested):
+    diff = p.differentiable
+    rev = "n/a" if not diff else _mark(p.vjps is not None or p.vjp_all is not None)
+    fwd = "n/a" if not diff else _mark(p.jvps is not None or p.jvp_all is not None)
+    vmap = "rule" if p.batch is not None else "loop fallback"
+    gpu = "?" if tested is None else _mark(p.name in tested)
+    family = getattr(p.impl, "__module__", "") or ""
+    family = family.rsplit(".", 1)[-1]
+    kind = "yes" if diff else ("zero" if p.zero_derivative else "no (int/bool or constant)")
+    return f"| `{p.name}` | {family} | {kind} | {fwd} | {rev} | {vmap} | {gpu} |"
+
+
+def _summary(prims, tested):
+    """(forward, reverse, vmap, gpu) for a function binding ``prims``."""
+    if not prims:
+        return "n/a", "n/a", "n/a", "n/a (binds no primitive)"
+    ps = [REGISTRY[n] for n in sorted(prims)]
+    diff = [p for p in ps if p.differentiable]
+    if not diff:
+        fwd = rev = "n/a (no derivative)"
+    else:
+        fwd = _mark(all(p.jvps is not None or p.jvp_all is not None for p in diff))
+        rev = _mark(all(p.vjps is not None or p.vjp_all is not None for p in diff))
+    with_rule = [p for p in ps if p.batch is not None]
+    vmap = "rules" if len(with_rule) == len(ps) else "loop fallback" if not with_rule else \
+        "loop fallback for " + ", ".join(f"`{p.name}`" for p in ps if p.batch is None)
+    gpu = "?" if tested is None else _mark(all(p.name in tested for p in ps))
+    return fwd, rev, vmap, gpu
+
+
+def render():
+    tested = _stand_in_tested()
+    prims = [p for _, p in sorted(REGISTRY.items()) if (getattr(p.impl, "__module__", "") or "").startswith("funcgrad")]
+    lines = [
+        "# funcgrad.numpy coverage",
+        "",
+        "Generated by `python scripts/gen_numpy_coverage.py` from the code (the primitive registry",
+        "and the `funcgrad.numpy`, `funcgrad.numpy.linalg` and `funcgrad.numpy.fft` namespaces);",
+        "`tests/test_coverage_page.py` fails when this page is out of date. Do not edit it by hand.",
+        "",
+        "Columns: **forward** / **reverse**: every differentiable primitive the function may bind has a",
+        "jvp / vjp rule (rules are written with funcgrad operations, so every order works);",
+        "**vmap**: batching rules, or the per-example loop fallback; **GPU**: every primitive's impl",
+        "uses the namespace of its inputs, proved by the stand-in backend test",
+        "(tests/primitives/test_registry.py). The primitives a function may bind are found by",
+        "following the names its code refers to, so error paths are included.",
+        "",
+    ]
+    for title, mod, ref in NAMESPACES:
+        funcs = _public_functions(mod)
+        lines += [f"## `{title}` ({len(funcs)} functions)", "",
+                  "| function | forward | reverse | vmap | GPU | primitives |", "| --- | --- | --- | --- | --- | --- |"]
+        for name, fn in sorted(funcs.items()):
+            ps = _prims_of(fn)
+            fwd, rev, vmap, gpu = _summary(ps, tested)
+            plist = ", ".join(f"`{p}`" for p in sorted(ps)) or "-"
+            lines.append(f"| `{name}` | {fwd} | {rev} | {vmap} | {gpu} | {plist} |")
+        missing = sorted(n for n in dir(ref) if not n.startswith("_") and callable(getattr(ref, n))
+                         and not isinstance(getattr(ref, n), type) and not hasattr(mod, n) and n != "test")
+        lines += ["", f"numpy functions of `{ref.__name__}` not (yet) in `{title}` ({len(missing)}):", "",
+                  ", ".join(f"`{n}`" for n in missing) if missing else "(none)", ""]
+    lines += [f"## Primitives ({len(prims)})", "",
+              "| primitive | family | differentiable | forward | reverse | vmap | GPU (stand-in tested) |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]
+    lines += [_prim_row(p, tested) for p in prims]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv):
+    text = render()
+    if "--check" in argv:
+        current = PAGE.read_text() if PAGE.exists() else ""
+        if current != text:
+            print(f"{PAGE.relative_to(ROOT)} is out of date: run python scripts/gen_numpy_coverage.py")
+            return 1
+        return 0
+    PAGE.write_text(text)
+    print(f"wrote {PAGE.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

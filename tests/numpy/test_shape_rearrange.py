@@ -1,0 +1,113 @@
+"""Joining, splitting and rearranging against numpy; gradients of the view/gather forms."""
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad.testing import check_grads
+
+A = np.arange(12.0).reshape(3, 4)
+
+
+def _same(got, want):
+    if isinstance(want, (list, tuple)):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            _same(g, w)
+        return
+    got = np.asarray(got)
+    assert got.shape == np.shape(want) and got.dtype == np.asarray(want).dtype, (got.shape, np.shape(want), got.dtype)
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("name, args, kwargs", [
+    ("pad", (A, 1), {}), ("pad", (A, (1, 2)), {"mode": "edge"}), ("pad", (A, ((0, 5), (7, 1))), {"mode": "reflect"}),
+    ("pad", (A, ((2,), (3,))), {"mode": "symmetric"}), ("pad", (A, [[9, 0], [1, 6]]), {"mode": "wrap"}),
+    ("pad", (A, 2), {"constant_values": ((1, 2), (3, 4))}), ("pad", (A.astype(np.int32), 1), {"constant_values": 7}),
+    ("pad", (A, 0), {}), ("pad", (np.ones((2, 0)), 1), {}), ("pad", (A, {1: (1, 2)}), {"mode": "edge"}),
+    ("flip", (A,), {}), ("flip", (A, 1), {}), ("flip", (A, (0, -1)), {}), ("fliplr", (A,), {}), ("flipud", (A,), {}),
+    ("roll", (A, 5), {}), ("roll", (A, -1, 0), {}), ("roll", (A, (1, 2), (1, 1)), {}), ("roll", (A, (1, -3), (0, 1)), {}),
+    ("rot90", (A,), {}), ("rot90", (A, 2), {}), ("rot90", (A, -1, (1, 0)), {}), ("rot90", (A[None], 3, (0, 2)), {}),
+    ("tile", (A, 2), {}), ("tile", (A, (2, 1, 2)), {}), ("tile", (A[0], (2, 2)), {}), ("tile", (A, 0), {}),
+    ("repeat", (A, 2), {}), ("repeat", (A, 3, 1), {}), ("repeat", (A, [1, 0, 2], 0), {}), ("repeat", (A, [2], -1), {}),
+    ("repeat", (np.float32(1.5), 3), {}),
+    ("hstack", ([A, A],), {}), ("hstack", ([[1, 2], [3]],), {}), ("vstack", ([A, A[0]],), {}), ("vstack", ([1, 2],), {}),
+    ("dstack", ([A, A],), {}), ("dstack", ([[1, 2], [3, 4]],), {}), ("column_stack", ([[1, 2], [[3], [4]]],), {}),
+    ("stack", ([A, A], -1), {}), ("concatenate", ([A, A], None), {}),
+    ("split", (A, 2, 1), {}), ("split", (A, [1, 3], 1), {}), ("split", (A, [-1, 10]), {}), ("split", (A, [3, 1], 1), {}),
+    ("array_split", (A, 3, 1), {}), ("array_split", (np.arange(7.0), 3), {}), ("array_split", (A, 5), {}),
+    ("hsplit", (A, 2), {}), ("vsplit", (A, [1]), {}), ("dsplit", (A[..., None].repeat(2, 2), 2), {}),
+    ("atleast_1d", (3.0,), {}), ("atleast_2d", (A[0],), {}), ("atleast_3d", (A,), {}), ("atleast_3d", (A[0],), {}),
+    ("atleast_2d", (1.0, A), {}), ("broadcast_arrays", (A, A[0], 2.0), {}),
+])
+def test_matches_numpy(name, args, kwargs):
+    _same(getattr(fnp, name)(*args, **kwargs), getattr(np, name)(*args, **kwargs))
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: fnp.split(A, 3, axis=1), ValueError, "equal division"),
+    (lambda: fnp.split(A, 0), ValueError, "larger than 0"),
+    (lambda: fnp.pad(A, -1), ValueError, "negative"),
+    (lambda: fnp.pad(A, 1.5), TypeError, "integral"),
+    (lambda: fnp.pad(A, ((1, 2, 3),)), ValueError, "broadcast"),
+    (lambda: fnp.pad(np.ones((0, 2)), 1, mode="edge"), ValueError, "empty axis 0"),
+    (lambda: fnp.pad(A, 1, mode="bogus"), ValueError, "not supported"),
+    (lambda: fnp.pad(A, 1, mode="mean", stat_length=0), ValueError, "stat_length of 0"),
+    (lambda: fnp.pad(A, 1, mode="reflect", reflect_type="weird"), ValueError, "reflect_type"),
+    (lambda: fnp.pad(A, 1, mode="edge", constant_values=1), ValueError, "unsupported keyword"),
+    (lambda: fnp.repeat(A, [1, 2], axis=0), ValueError, "broadcast"),
+    (lambda: fnp.repeat(A, -1), ValueError, "negative"),
+    (lambda: fnp.fliplr(A[0]), ValueError, ">= 2-d"),
+    (lambda: fnp.rot90(A, 1, (0, 0)), ValueError, "different"),
+    (lambda: fnp.flip(A, 2), np.exceptions.AxisError, ""),
+    (lambda: fnp.roll(A, 1, 3), np.exceptions.AxisError, ""),
+    (lambda: fnp.vstack(fnp.asarray(A)), TypeError, "sequence"),
+    (lambda: fnp.broadcast_arrays(A, np.ones(3)), ValueError, "shape mismatch"),
+])
+def test_errors(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+PAD_CASES = [(mode, pw, kw) for mode, kws in [
+    ("maximum", [{}, {"stat_length": 2}]), ("minimum", [{"stat_length": ((1, 2), (3, 1))}]), ("mean", [{}, {"stat_length": 1}]),
+    ("median", [{}, {"stat_length": (2, 3)}]), ("linear_ramp", [{}, {"end_values": (1.5, -2)}]),
+    ("reflect", [{"reflect_type": "odd"}]), ("symmetric", [{"reflect_type": "odd"}]),
+] for kw in kws for pw in [1, (1, 2), ((7, 9), (11, 1))]]
+
+
+@pytest.mark.parametrize("mode, pw, kw", PAD_CASES)
+def test_pad_modes_match_numpy(mode, pw, kw):
+    for arr in (A ** 1.5, (np.arange(12).reshape(3, 4) * 7) % 5, A[:1]):
+        want = np.pad(arr, pw, mode=mode, **kw)
+        got = fnp.pad(arr, pw, mode=mode, **kw)
+        assert got.dtype == want.dtype and np.allclose(got, want)
+
+
+def test_gradients_of_rearrangements():
+    x = fnp.asarray(np.linspace(-1.0, 1.0, 12).reshape(3, 4))
+    check_grads(lambda v: [fnp.pad(v, ((2, 5), (0, 3)), mode="reflect"), fnp.pad(v, 3, mode="wrap"),
+                           fnp.pad(v, (1, 4), mode="symmetric"), fnp.pad(v, 2, mode="edge")], (x,), order=2)
+    check_grads(lambda v: [fnp.roll(v, (1, -2), (0, 1)), fnp.rot90(v, 3), fnp.tile(v, (2, 1, 2)),
+                           fnp.repeat(v, [0, 3, 1], axis=0), fnp.hstack([v, v[:, :1]]), fnp.dstack([v, v])], (x,), order=2)
+    check_grads(lambda v: fnp.array_split(v, 3, axis=1)[0] * fnp.split(v, [1, 3], axis=1)[1][:, :1], (x,), order=2)
+    # a traced fill value is differentiable too
+    g = fg.grad(lambda c: fnp.sum(fnp.pad(x, 1, constant_values=c)))(2.0)
+    assert float(g) == 5 * 6 - 12
+
+
+def test_split_gradient_is_one_concatenate_with_zeros_for_unused_pieces():
+    x = fnp.asarray(np.arange(6.0))
+    g = fg.grad(lambda v: fnp.sum(fnp.split(v, [2, 4])[1] * 3.0))(x)
+    assert np.array_equal(g, [0, 0, 3, 3, 0, 0])
+
+
+def test_views_share_the_buffer():
+    prev = fg.set_default_device("cpu")  # np.asarray of another backend's buffer is a copy
+    try:
+        x = fnp.asarray(A)
+        for view in (fnp.flip(x, 0), fnp.split(x, 2, axis=1)[1], fnp.broadcast_arrays(x, np.ones((2, 1, 1)))[0]):
+            assert np.shares_memory(np.asarray(view), np.asarray(x))
+    finally:
+        fg.set_default_device(prev)
