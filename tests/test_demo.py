@@ -116,6 +116,19 @@ def test_run_on_an_mnist_folder(tmp_path):
     assert any(str(tmp_path / "p.png") in line for line in lines)
 
 
+def test_cli_demo_on_a_cifar_folder(tmp_path, capsys):
+    from funcgrad import cli
+    from tests.test_datasets import make_cifar
+
+    make_cifar(tmp_path / "cifar-10-batches-py", n_batches=2, n=8)
+    code = cli.main(["demo", "--data", str(tmp_path), "--epochs", "2", "--batch-size", "4", "--quiet",
+                     "--no-plot", "--save", str(tmp_path / "c.npz")])
+    out = capsys.readouterr().out
+    assert code == 0 and re.search(r"test accuracy \d+\.\d% \(\d+/8\) after 2 epochs: 8 steps", out), out
+    model, meta = outputs.load_checkpoint(tmp_path / "c.npz", like=models.build_model("lenet", (3, 32, 32), 10))
+    assert meta["dataset"] == "cifar10" and model.layers[0].weight.shape == (6, 3, 5, 5)
+
+
 def test_run_validates_before_training(tmp_path):
     with pytest.raises(DemoError, match="--epochs must be a positive integer"):
         run(epochs=1.5, plot=None)
