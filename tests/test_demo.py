@@ -97,6 +97,15 @@ def test_checkpoint_round_trip_and_atomicity(tmp_path):
     assert path.read_bytes() == before and not list(tmp_path.glob(".*.tmp"))
 
 
+def test_a_diverging_loss_stops_training_with_advice():
+    tracker = train.Tracker(1, 2, quiet=True, out=None)
+    tracker.start_epoch()
+    tracker.step(0.5, 1, 2)
+    with pytest.raises(FloatingPointError, match="try a smaller --lr"):
+        tracker.step(float("nan"), 0, 2)
+    assert tracker.close().step_loss == [0.5]
+
+
 def test_plot_is_a_png(tmp_path):
     hist = train.History(step_loss=list(np.linspace(2, 0.1, 120)), train_acc=[0.5, 0.8, 0.9],
                          test_acc=[0.6, 0.8, 0.85], test_loss=[1.0, 0.5, 0.4], seconds=1.0, steps=120)
@@ -134,6 +143,10 @@ def test_run_validates_before_training(tmp_path):
         run(epochs=1.5, plot=None)
     with pytest.raises(DemoError, match="unknown model"):
         run(model="resnet", plot=None)
+    with pytest.raises(DemoError, match="--lr must be a positive finite number, got 0"):
+        run(lr=0, plot=None)
+    with pytest.raises(DemoError, match="--batch-size must be a positive integer, got 0"):
+        run(batch_size=0, plot=None)
     with pytest.raises(DemoError, match="too small for two conv"):
         from tests.test_datasets import make_mnist
 

@@ -42,11 +42,13 @@ class DemoResult:
     trained: object = None  # the trained funcgrad.nn model
 
 
-def _check_positive(name, value, kind):
-    if not isinstance(value, kind) or isinstance(value, bool) or not value > 0 or (
-        kind is float and not math.isfinite(value)
-    ):
-        raise DemoError(f"{name} must be a positive {'integer' if kind is int else 'finite number'}, got {value!r}")
+def _check_positive(name, value, integer):
+    if integer:
+        ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
+    else:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < math.inf
+    if not ok:
+        raise DemoError(f"{name} must be a positive {'integer' if integer else 'finite number'}, got {value!r}")
 
 
 def _check_output(option, path):
@@ -129,11 +131,13 @@ def run(*, api="functional", model="lenet", epochs=None, batch_size=None, lr=Non
                 "use --api functional"
             )
     d_epochs, d_batch, d_lr = DEFAULTS[model]
-    epochs, batch_size, lr = epochs or d_epochs, batch_size or d_batch, lr or d_lr
-    _check_positive("--epochs", epochs, int)
-    _check_positive("--batch-size", batch_size, int)
-    _check_positive("--lr", float(lr), float)
-    _check_positive("--threads", threads, int)
+    epochs = d_epochs if epochs is None else epochs
+    batch_size = d_batch if batch_size is None else batch_size
+    lr = d_lr if lr is None else lr
+    _check_positive("--epochs", epochs, integer=True)
+    _check_positive("--batch-size", batch_size, integer=True)
+    _check_positive("--lr", lr, integer=False)
+    _check_positive("--threads", threads, integer=True)
     _check_device(device)
     plot_path = _check_output("--plot", plot) if plot else None
     save_path = _check_output("--save", save) if save else None
