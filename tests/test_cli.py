@@ -79,7 +79,7 @@ def test_bad_input_in_a_real_process(args, fragments):
         (("demo", "--api", "keras"), ["--api", "keras"]),
         (("demo", "--device", "tpu"), ["unknown device 'tpu'", "cpu, cuda"]),
         (("demo", "--device", "cuda:x"), ["unknown device"]),
-        (("demo", "--bogus"), ["unrecognized arguments: --bogus"]),
+        (("demo", "--bogus"), ["unrecognized arguments: --bogus", "funcgrad demo --help"]),
         (("bench", "no_such_benchmark"), ["unknown benchmark", "op_overhead"]),
     ],
 )

@@ -134,7 +134,9 @@ def main(argv=None) -> int:
     command = argv[0] if argv and argv[0] in COMMANDS else None
     prog = f"funcgrad {command}" if command else "funcgrad"
     try:
-        args = build_parser().parse_args(argv)
+        args, extra = build_parser().parse_known_args(argv)
+        if extra:
+            raise UsageError(f"unrecognized arguments: {' '.join(extra)} (see {prog} --help)")
         if args.command is None:
             raise UsageError("choose a command: demo, info or bench (see funcgrad --help)")
         return COMMANDS[args.command](args)
