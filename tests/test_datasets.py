@@ -231,3 +231,10 @@ def test_load_rejects_missing_file_and_unknown_folders(tmp_path):
         load(tmp_path / "f.txt")
     with pytest.raises(DatasetError, match="neither MNIST IDX files"):
         load(tmp_path)
+
+
+def test_search_depth_is_bounded(tmp_path):
+    make_mnist(tmp_path / "a" / "b" / "c")  # files 4 levels down: too deep to be meant
+    with pytest.raises(DatasetError, match="neither MNIST IDX files"):
+        load(tmp_path)
+    assert load(tmp_path / "a").x_train.shape == (12, 1, 6, 6)

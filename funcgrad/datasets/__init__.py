@@ -19,7 +19,7 @@ import pathlib
 
 import numpy as np
 
-from ._errors import DatasetError
+from ._errors import DatasetError, list_files
 from .cifar import load_cifar10
 from .mnist import load_mnist, read_idx
 
@@ -96,7 +96,7 @@ def load(folder) -> Dataset:
         raise DatasetError(
             f"--data expects a folder (MNIST IDX files or CIFAR-10 python batches), got the file {str(path)!r}"
         )
-    names = {p.name for p in path.rglob("*") if p.is_file()}
+    names = {p.name for p in list_files(path)}
     if any("idx3-ubyte" in n for n in names):
         return load_mnist(path)
     if any(n.startswith(("data_batch_", "test_batch")) for n in names):

@@ -1,4 +1,9 @@
-"""The one error the dataset readers raise."""
+"""What the dataset readers share: their one error type and a bounded folder listing."""
+
+import os
+import pathlib
+
+MAX_DEPTH = 3  # FOLDER/MNIST/raw/train-images-idx3-ubyte (torchvision's layout) is depth 3
 
 
 class DatasetError(ValueError):
@@ -7,3 +12,17 @@ class DatasetError(ValueError):
     The message names the file and what was expected, so the command line can
     show it as-is.
     """
+
+
+def list_files(folder, max_depth=MAX_DEPTH):
+    """The files under ``folder`` at most ``max_depth`` levels down, sorted (a mistaken
+    ``--data ~`` is not a walk of the whole home folder)."""
+    folder = pathlib.Path(folder)
+    found = []
+    for root, dirs, files in os.walk(folder):
+        depth = len(pathlib.Path(root).relative_to(folder).parts)
+        if depth + 1 >= max_depth:
+            dirs[:] = []
+        dirs.sort()
+        found.extend(pathlib.Path(root) / f for f in files)
+    return sorted(found)

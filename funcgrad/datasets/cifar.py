@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from ._errors import DatasetError
+from ._errors import DatasetError, list_files
 
 __all__ = ["load_cifar10", "read_cifar_batch", "CIFAR10_CLASSES"]
 
@@ -81,7 +81,7 @@ def read_cifar_batch(file) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _batch_files(folder: pathlib.Path):
-    files = [p for p in folder.rglob("*") if p.is_file()]
+    files = list_files(folder)
     train = sorted(
         (p for p in files if re.fullmatch(r"data_batch_\d+", p.name)),
         key=lambda p: int(p.name.rsplit("_", 1)[1]),

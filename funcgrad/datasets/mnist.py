@@ -12,7 +12,7 @@ import pathlib
 
 import numpy as np
 
-from ._errors import DatasetError
+from ._errors import DatasetError, list_files
 
 __all__ = ["read_idx", "load_mnist", "MNIST_FILES"]
 
@@ -66,7 +66,7 @@ def _normalized(name: str) -> str:
 
 def _find(folder: pathlib.Path, stem: str) -> pathlib.Path | None:
     matches = sorted(
-        (p for p in folder.rglob("*") if p.is_file() and _normalized(p.name) in (stem, stem + "-gz")),
+        (p for p in list_files(folder) if _normalized(p.name) in (stem, stem + "-gz")),
         key=lambda p: (p.suffix == ".gz", len(p.parts), str(p)),  # prefer uncompressed, shallow
     )
     return matches[0] if matches else None
