@@ -116,6 +116,10 @@ def test_data_file_instead_of_folder(cli_main, tmp_path):
 def test_output_paths_checked_before_training(cli_main, tmp_path):
     assert_usage_error(cli_main("demo", "--save", str(tmp_path / "no" / "ck.npz")), "--save", "does not exist")
     assert_usage_error(cli_main("demo", "--plot", str(tmp_path)), "--plot", "is a folder")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    if not os.access(locked, os.W_OK):  # (root can write anywhere)
+        assert_usage_error(cli_main("demo", "--save", str(locked / "ck.npz")), "cannot write")
 
 
 def test_help_and_info():

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
+import os
 import pathlib
 
 from .. import datasets
@@ -57,6 +58,8 @@ def _check_output(option, path):
         raise DemoError(f"{option} {str(path)!r} is a folder; give a file name, e.g. {str(path / 'out')!r}")
     if not path.parent.is_dir():
         raise DemoError(f"{option}: the folder {str(path.parent)!r} does not exist; create it or choose another path")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise DemoError(f"{option}: cannot write in the folder {str(path.parent)!r}; choose another path")
     return path.resolve()
 
 

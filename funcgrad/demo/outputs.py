@@ -41,7 +41,7 @@ def atomic_write(path):
 def save_checkpoint(path, params, **metadata):
     """Write the parameter pytree to ``path`` with ``numpy.savez`` (atomically).
 
-    Each leaf is stored under its dotted pytree path (``fc1.w``, ``conv1.b``);
+    Each leaf is stored under its dotted pytree path (``layers.0.weight``, as PyTorch names it);
     ``metadata`` values (strings, numbers) are stored under ``meta.<key>``.
     Read it back with :func:`load_checkpoint` or plain ``numpy.load`` (no pickle).
     """
