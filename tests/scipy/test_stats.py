@@ -93,7 +93,7 @@ def test_t_cdf_derivative_at_the_center_is_the_density():
         assert float(g) == pytest.approx(st.t.pdf(0.0, df), rel=1e-12)
     assert float(fg.grad(fs.cauchy.cdf)(0.0)) == pytest.approx(1 / np.pi, rel=1e-14)
     x = np.linspace(-50, 50, 201)
-    np.testing.assert_allclose(np.asarray(fs.cauchy.cdf(x)), st.cauchy.cdf(x), rtol=1e-14)
+    np.testing.assert_allclose(np.asarray(fs.cauchy.cdf(x)), st.cauchy.cdf(x), rtol=1e-13)  # (0.5 - small in the tail)
 
 
 def test_norm_far_tails_and_bad_scale():

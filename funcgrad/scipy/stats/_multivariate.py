@@ -7,6 +7,7 @@ from ...numpy import _reductions as _red
 from ...numpy import _shape
 from ...numpy._creation import eye
 from ...primitives import scipy_linalg as _la
+from ...primitives.linalg import cholesky, diagonal
 from ._common import LOG_2PI, Distribution, args
 
 __all__ = ["multivariate_normal"]
@@ -41,13 +42,12 @@ def _logpdf(x, mean=None, cov=1, allow_singular=False):
             raise ValueError(f"multivariate_normal: mean must have shape ({d},), got {tuple(mean.shape)}")
         x = x - mean
     c = _cov_matrix(cov, d)
-    chol = _la.cholesky(c)
+    chol = cholesky(c)
     batch = tuple(x.shape[:-1])
     diff = _shape.reshape(x, (-1, d))
     z = _la.triangular_solve(chol, _shape.transpose(diff), True, 0)  # (d, N)
     maha = _red.sum(z * z, axis=0)
-    diag = _red.sum(chol * eye(d, dtype=chol.dtype, device=chol.device), axis=1)
-    log_det = 2.0 * _red.sum(_ew.log(diag))
+    log_det = 2.0 * _red.sum(_ew.log(diagonal(chol)))
     out = -0.5 * (d * LOG_2PI + log_det + maha)
     return _shape.reshape(out, batch)
 
