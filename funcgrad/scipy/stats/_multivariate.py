@@ -14,10 +14,8 @@ __all__ = ["multivariate_normal"]
 
 
 def _cov_matrix(cov, d):
-    if cov.ndim == 0:
+    if cov.ndim < 2:  # a variance, or the diagonal
         return cov * eye(d, dtype=cov.dtype, device=cov.device)
-    if cov.ndim == 1:
-        return cov * eye(d, dtype=cov.dtype, device=cov.device)  # the diagonal
     if cov.shape != (d, d):
         raise ValueError(f"multivariate_normal: cov must have shape ({d}, {d}) for {d}-dimensional "
                          f"data, got {tuple(cov.shape)}")
