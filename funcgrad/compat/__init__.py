@@ -1,0 +1,133 @@
+"""funcgrad.compat: PyTorch's Tensor and autograd on funcgrad's functional core.
+
+``import funcgrad.compat as torch``.  A :class:`Tensor` owns mutable storage
+(numpy on the CPU) and autograd metadata, and is a tracer of one persistent
+eager trace at level 0: every funcgrad.numpy function and every primitive's
+vjp rule accepts Tensors, so gradients (to any order, with
+``create_graph=True``) come from the core's rules.  See docs/compat.md.
+"""
+
+from __future__ import annotations
+
+import math as _math
+
+from . import dtypes as _dtypes
+from . import graph as _graph  # noqa: F401  (installs the compat trace)
+from ._dispatch import FUNCS as _FUNCS, METHODS as _METHODS
+from . import ops_elementwise, ops_shape, ops_index, ops_convert, ops_reduce, ops_linalg, ops_rounding  # noqa: F401
+from . import inplace_methods as _inplace_methods  # noqa: F401
+from .creation import *  # noqa: F401,F403
+from .creation import LEGACY as _LEGACY
+from .creation import manual_seed as _creation_manual_seed
+from .device import device  # noqa: F401
+from .dtypes import (  # noqa: F401
+    bfloat16, bool, cdouble, cfloat, complex64, complex128, double, dtype, float, float16, float32, float64,
+    get_default_dtype, half, int, int8, int16, int32, int64, long, short, uint8, promote_types, can_cast,
+)
+from .grad_mode import (  # noqa: F401
+    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,
+)
+from .printing import set_printoptions  # noqa: F401
+from .tensor import Size, Tensor  # noqa: F401
+from . import autograd  # noqa: E402,F401
+from . import linalg  # noqa: E402,F401
+
+for _name, _fn in _METHODS.items():
+    setattr(Tensor, _name, _fn)
+Tensor.T = property(lambda self: self.permute(*reversed(range(self.dim()))))
+Tensor.mT = property(lambda self: self.transpose(-2, -1))
+Tensor.H = Tensor.mH = property(lambda self: self.transpose(-2, -1) if self.dim() == 2 else self)
+Tensor.real = property(lambda self: self)
+Tensor.is_sparse = False
+Tensor.is_quantized = False
+Tensor.is_meta = False
+globals().update({k: v for k, v in _FUNCS.items() if k not in ("float", "int", "bool", "long", "double", "half")})
+globals().update(_LEGACY)
+for _name in ("zeros", "ones", "empty", "full"):
+    _FUNCS.setdefault(_name, globals()[_name])
+
+pi = _math.pi
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+strided = "torch.strided"
+__version__ = "2.13.0+funcgrad"
+
+
+def set_default_dtype(d):
+    _dtypes.set_default_dtype(d)
+
+
+def set_default_tensor_type(t):
+    """``set_default_tensor_type('torch.DoubleTensor')`` (deprecated in PyTorch: prefer set_default_dtype)."""
+    import warnings
+
+    warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                  "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
+                  UserWarning, stacklevel=2)
+    name = t if isinstance(t, str) else "torch." + t.__name__
+    d = _dtypes.as_dtype(name[6:] if name.startswith("torch.") else name)
+    if d.dtype.kind != "f":
+        raise TypeError("only floating-point types are supported as the default type")
+    _dtypes.set_default_dtype(d)
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+def is_complex(input):
+    return input.is_complex()
+
+
+def numel(input):
+    return input.numel()
+
+
+def typename(obj):
+    return obj.type() if isinstance(obj, Tensor) else type(obj).__name__
+
+
+def set_num_threads(n):
+    """Accepted for compatibility (numpy's BLAS decides its threads)."""
+
+
+def get_num_threads():
+    return 1
+
+
+def result_type(tensor1, tensor2):
+    return _dtypes.result_type(tensor1, tensor2)
+
+
+class _Cuda:
+    """torch.cuda: availability and device count from funcgrad's backend (cupy)."""
+
+    @staticmethod
+    def is_available():
+        from .. import backend
+
+        return backend.cuda_available()
+
+    @staticmethod
+    def device_count():
+        from .. import backend
+
+        return len(backend.devices("cuda")) if backend.cuda_available() else 0
+
+    @staticmethod
+    def manual_seed(s):
+        _creation_manual_seed(s)
+
+    manual_seed_all = manual_seed
+
+    @staticmethod
+    def synchronize(device=None):  # noqa: F811
+        pass
+
+
+cuda = _Cuda()

@@ -1,0 +1,99 @@
+"""Shared helpers of the ops modules: operands, PyTorch promotion, method registration."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import Array, Tracer, bind
+from ..primitives.elementwise import convert_p
+from . import dtypes
+from .graph import record
+from .tensor import TENSOR_TYPES, Tensor, _dim, wrap
+
+__all__ = ["FUNCS", "METHODS", "op", "method", "as_t", "promote", "apply", "cast", "norm_dim", "float_input",
+           "name_grad", "ints"]
+
+FUNCS: dict = {}  # torch.<name>
+METHODS: dict = {}  # Tensor.<name>
+_PY = (int, float, bool, complex)
+
+
+def op(*names, method=True, func=True):
+    """Register ``fn(input, ...)`` as torch.<name> and (if ``method``) Tensor.<name>."""
+    def deco(fn):
+        for n in names:
+            if func:
+                FUNCS[n] = fn
+            if method:
+                METHODS[n] = fn
+        return fn
+    return deco
+
+
+def method(*names):
+    return op(*names, func=False)
+
+
+def apply(prim, *args, **params):
+    """Bind ``prim``: straight to the compat trace when the arguments are plain Tensors/numbers."""
+    for a in args:
+        t = type(a)
+        if t not in TENSOR_TYPES and t not in _PY and t is not Array:
+            return bind(prim, *args, **params)
+    return record(prim, args, params)
+
+
+def as_t(x):
+    """Tensors as they are; numbers stay numbers; other data -> Tensor."""
+    if isinstance(x, (Tensor, int, float, bool, complex)):
+        return x
+    if isinstance(x, Tracer):
+        return x
+    from .creation import tensor  # noqa: PLC0415
+
+    return tensor(x) if not isinstance(x, np.ndarray) else wrap(np.array(x))
+
+
+def cast(x, npd):
+    """Tensor x converted to numpy dtype npd (recorded, so gradients flow)."""
+    if type(x) in TENSOR_TYPES:
+        if x._value.dtype == npd:
+            return x
+        return apply(convert_p, x, dtype=npd)
+    if isinstance(x, Tracer):
+        return bind(convert_p, x, dtype=npd) if x.dtype != npd else x
+    return x
+
+
+def promote(*xs):
+    """Cast tensor operands to PyTorch's result dtype (numbers stay weak)."""
+    npd = dtypes.result_np(*xs)
+    return [cast(x, npd) for x in xs], npd
+
+
+def float_input(x):
+    """Integer/bool tensors -> default float (PyTorch's unary float ops)."""
+    if x._value.dtype.kind in "biu":
+        return cast(x, dtypes.get_default_dtype().dtype)
+    return x
+
+
+def norm_dim(dim, ndim):
+    if isinstance(dim, (list, tuple)):
+        return tuple(sorted(_dim(int(d), ndim) for d in dim))
+    return _dim(int(dim), ndim)
+
+
+def name_grad(t, name):
+    """Give the result's grad_fn PyTorch's name (ops composed of several primitives)."""
+    fn = getattr(t, "grad_fn", None)
+    if fn is not None:
+        fn.name_ = name
+    return t
+
+
+def ints(args):
+    """``f(2, 3)`` or ``f((2, 3))`` -> (2, 3)."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    return tuple(int(a) for a in args)

@@ -1,0 +1,383 @@
+"""Tensor creation: tensor(), legacy Tensor(...) constructors, factories, random numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import backend
+from . import dtypes
+from .device import device as _device, to_device
+from .tensor import Size, Tensor, wrap
+
+__all__ = [
+    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange", "range",
+    "linspace", "logspace", "eye", "rand", "randn", "randint", "randperm", "normal",
+    "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like",
+    "randint_like", "manual_seed", "seed", "initial_seed", "Generator", "get_rng_state",
+    "set_rng_state", "default_generator", "scalar_tensor", "empty_strided",
+]
+
+_builtin_range = range
+
+
+class Generator:
+    """A random stream (numpy's PCG64); ``manual_seed`` makes it reproducible."""
+
+    def __init__(self, device="cpu"):
+        self.device = _device(device)
+        self._seed = 67280421310721
+        self.rng = np.random.default_rng(self._seed)
+
+    def manual_seed(self, s):
+        self._seed = int(s)
+        self.rng = np.random.default_rng(self._seed)
+        return self
+
+    def seed(self):
+        s = int(np.random.SeedSequence().entropy % (2**63))
+        self.manual_seed(s)
+        return s
+
+    def initial_seed(self):
+        return self._seed
+
+    def get_state(self):
+        return wrap(np.frombuffer(repr(self.rng.bit_generator.state).encode(), dtype=np.uint8).copy())
+
+    def set_state(self, state):
+        import ast  # noqa: PLC0415
+
+        self.rng.bit_generator.state = ast.literal_eval(bytes(state._value).decode())
+
+
+default_generator = Generator()
+
+
+def manual_seed(s):
+    return default_generator.manual_seed(s)
+
+
+def seed():
+    return default_generator.seed()
+
+
+def initial_seed():
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    return default_generator.get_state()
+
+
+def set_rng_state(state):
+    default_generator.set_state(state)
+
+
+def _rng(generator):
+    return (generator or default_generator).rng
+
+
+def _finish(buf, dtype=None, device=None, requires_grad=False):
+    if dtype is not None:
+        npd = dtypes.as_dtype(dtype).dtype
+        if buf.dtype != npd:
+            buf = buf.astype(npd)
+    buf = to_device(buf, device)
+    t = wrap(buf)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _host_data(data):
+    """Nested lists/tuples/scalars/tensors -> numpy array (PyTorch's inference: floats -> default dtype)."""
+    if isinstance(data, Tensor):
+        return backend.to_numpy(data._value)
+    if isinstance(data, (list, tuple)) and any(isinstance(d, Tensor) for d in _flat(data)):
+        data = _tolist(data)
+    host = np.array(data)
+    if host.dtype == object:
+        raise TypeError(f"Could not infer dtype of {type(data).__name__} (non-numeric data)")
+    if host.dtype.kind == "f" and host.dtype != np.float16:
+        if not isinstance(data, np.ndarray):
+            host = host.astype(dtypes.get_default_dtype().dtype)
+    elif host.dtype.kind == "c" and not isinstance(data, np.ndarray):
+        host = host.astype(np.complex64 if dtypes.get_default_dtype() is dtypes.float32 else np.complex128)
+    elif host.dtype.kind in "iu" and not isinstance(data, np.ndarray):
+        host = host.astype(np.int64)
+    elif host.dtype.kind in "US":
+        raise TypeError(f"new(): invalid data type '{host.dtype.name}'")
+    if isinstance(data, np.ndarray) and any(s < 0 for s in data.strides):
+        raise ValueError(_NEG_STRIDE)
+    return host
+
+
+_NEG_STRIDE = ("At least one stride in the given numpy array is negative, and tensors with negative "
+               "strides are not currently supported. (You can probably work around this by making a "
+               "copy of your array with array.copy().)")
+
+
+def _flat(data):
+    for d in data:
+        if isinstance(d, (list, tuple)):
+            yield from _flat(d)
+        else:
+            yield d
+
+
+def _tolist(data):
+    if isinstance(data, Tensor):
+        return data.tolist()
+    if isinstance(data, (list, tuple)):
+        return [_tolist(d) for d in data]
+    return data
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """Always copies ``data`` (lists, numbers, numpy arrays, tensors)."""
+    if isinstance(data, Tensor):
+        import warnings  # noqa: PLC0415
+
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
+                      "or sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
+    host = _host_data(data)
+    buf = np.array(host, copy=True)
+    if device is None and isinstance(data, Tensor):
+        device = data.device
+    return _finish(buf, dtype, device, requires_grad)
+
+
+def scalar_tensor(s, dtype=None, device=None, requires_grad=False):
+    return tensor(s, dtype=dtype or dtypes.get_default_dtype(), device=device, requires_grad=requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """Shares memory with a numpy array or tensor when dtype and device allow."""
+    if isinstance(data, Tensor):
+        if (dtype is None or dtypes.as_dtype(dtype) == data.dtype) and (device is None or _device(device) == data.device):
+            return data
+        return data.to(dtype=dtype, device=device)
+    if isinstance(data, np.ndarray):
+        t = from_numpy(data)
+        if dtype is not None or device is not None:
+            return t.to(dtype=dtype, device=device)
+        return t
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(a):
+    """A tensor sharing memory with numpy array ``a`` (writes go both ways)."""
+    if not isinstance(a, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(a).__name__})")
+    if any(s < 0 for s in a.strides):
+        raise ValueError(_NEG_STRIDE)
+    dtypes.from_numpy_dtype(a.dtype)
+    if not a.flags.writeable:
+        import warnings  # noqa: PLC0415
+
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support non-writable tensors.",
+                      UserWarning, stacklevel=2)
+    return wrap(a)
+
+
+def _shape(size):
+    if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
+        size = tuple(size[0])
+    out = []
+    for s in size:
+        if isinstance(s, Tensor):
+            s = int(s)
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"expected a sequence of integers for the size, got {type(s).__name__}")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+        out.append(int(s))
+    return tuple(out)
+
+
+def _dt(dtype, default=None):
+    return dtypes.as_dtype(dtype).dtype if dtype is not None else (default or dtypes.get_default_dtype().dtype)
+
+
+def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
+    return _finish(np.zeros(_shape(size), _dt(dtype)), None, device, requires_grad)
+
+
+def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
+    return _finish(np.ones(_shape(size), _dt(dtype)), None, device, requires_grad)
+
+
+def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
+    return _finish(np.empty(_shape(size), _dt(dtype)), None, device, requires_grad)
+
+
+def empty_strided(size, stride, dtype=None, device=None, requires_grad=False, **kw):
+    t = empty(tuple(size), dtype=dtype, device=device, requires_grad=requires_grad)
+    return t
+
+
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
+    if dtype is None:
+        dtype = dtypes.result_type(fill_value)
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    return _finish(np.full(_shape((size,)), fill_value, _dt(dtype)), None, device, requires_grad)
+
+
+def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    if end is None:
+        start, end = 0, start
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if dtype is None:
+        dtype = dtypes.get_default_dtype() if any(isinstance(v, float) for v in vals) else dtypes.int64
+    npd = _dt(dtype)
+    buf = np.arange(*vals, dtype=np.float64 if npd.kind == "f" else None).astype(npd)
+    return _finish(buf, None, device, requires_grad)
+
+
+def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False):  # noqa: A001
+    import warnings  # noqa: PLC0415
+
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior "
+                  "is inconsistent with Python's range builtin. Instead, use torch.arange, which produces "
+                  "values in [start, end).", UserWarning, stacklevel=2)
+    if end is None:
+        start, end = 0, start
+    n = int(np.floor((end - start) / step)) + 1
+    buf = (start + step * np.arange(n)).astype(_dt(dtype))
+    return _finish(buf, None, device, requires_grad)
+
+
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    return _finish(np.linspace(start, end, int(steps)).astype(_dt(dtype)), None, device, requires_grad)
+
+
+def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    return _finish(np.logspace(start, end, int(steps), base=base).astype(_dt(dtype)), None, device, requires_grad)
+
+
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    return _finish(np.eye(n, m, dtype=_dt(dtype)), None, device, requires_grad)
+
+
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
+    return _finish(_rng(generator).random(_shape(size)).astype(_dt(dtype)), None, device, requires_grad)
+
+
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
+    return _finish(_rng(generator).standard_normal(_shape(size)).astype(_dt(dtype)), None, device, requires_grad)
+
+
+def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
+            requires_grad=False):
+    if high is None:
+        low, high = 0, low
+    if size is None:
+        raise TypeError("randint() missing required argument 'size'")
+    buf = _rng(generator).integers(low, high, _shape((size,)))
+    return _finish(buf.astype(_dt(dtype, np.dtype(np.int64))), None, device, requires_grad)
+
+
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    return _finish(_rng(generator).permutation(int(n)).astype(_dt(dtype, np.dtype(np.int64))), None, device,
+                   requires_grad)
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
+    m = mean._value if isinstance(mean, Tensor) else mean
+    s = std._value if isinstance(std, Tensor) else std
+    shape = _shape((size,)) if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
+    like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
+    npd = _dt(dtype, like._value.dtype if like is not None else None)
+    buf = (m + s * _rng(generator).standard_normal(shape)).astype(npd)
+    return _finish(buf, None, device, requires_grad)
+
+
+def _like(fn, t, dtype, device, requires_grad, *args, **kw):
+    dtype = t.dtype if dtype is None else dtype
+    device = t.device if device is None else device
+    return fn(*args, tuple(t.shape), dtype=dtype, device=device, requires_grad=requires_grad, **kw)
+
+
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like(zeros, input, dtype, device, requires_grad)
+
+
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like(ones, input, dtype, device, requires_grad)
+
+
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like(empty, input, dtype, device, requires_grad)
+
+
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    dtype = input.dtype if dtype is None else dtype
+    return full(tuple(input.shape), fill_value, dtype=dtype, device=device or input.device, requires_grad=requires_grad)
+
+
+def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like(rand, input, dtype, device, requires_grad)
+
+
+def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like(randn, input, dtype, device, requires_grad)
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device)
+
+
+def legacy_new(dtype, args, device=None):
+    """``Tensor(2, 3)`` (uninitialised, that shape), ``Tensor([[1, 2]])`` / ``Tensor((2, 3))`` (data),
+    ``Tensor(np_array)`` (shares memory when no conversion is needed), ``Tensor(size)``."""
+    dt = dtypes.as_dtype(dtype)
+    if not args:
+        return _finish(np.empty((0,), dt.dtype), None, device)
+    if len(args) == 1:
+        a = args[0]
+        if isinstance(a, Size):
+            return _finish(np.empty(tuple(a), dt.dtype), None, device)
+        if isinstance(a, Tensor):
+            if a._value.dtype == dt.dtype:
+                return a.detach() if a.grad_fn is None and not a._req else wrap(a._value)
+            raise TypeError(f"expected {dt} (got {a.dtype})")
+        if isinstance(a, np.ndarray):
+            if a.dtype == dt.dtype:
+                if any(s < 0 for s in a.strides):
+                    raise ValueError(_NEG_STRIDE)
+                return wrap(a)
+            return _finish(np.array(_host_data(a), dtype=dt.dtype), None, device)
+        if isinstance(a, (list, tuple)) or (hasattr(a, "__len__") and not isinstance(a, (int, np.integer))):
+            return _finish(np.array(_host_data(a), dtype=dt.dtype), None, device)
+    if all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
+        return _finish(np.empty(_shape(args), dt.dtype), None, device)
+    raise TypeError(f"new(): invalid arguments {args!r}: expected a size (ints) or data (sequence, ndarray)")
+
+
+class LegacyTensorType:
+    """``torch.FloatTensor`` etc.: constructors with a fixed dtype (and ``x.type(torch.FloatTensor)``)."""
+
+    def __init__(self, d):
+        self._compat_dtype = d
+        self.__name__ = d.legacy
+
+    def __call__(self, *args, device=None):
+        return legacy_new(self._compat_dtype, args, device)
+
+    def __instancecheck__(self, obj):
+        return isinstance(obj, Tensor) and obj.dtype is self._compat_dtype
+
+    def __repr__(self):
+        return f"<class 'torch.{self.__name__}'>"
+
+    def __str__(self):
+        return f"torch.{self.__name__}"
+
+
+LEGACY = {d.legacy: LegacyTensorType(d) for d in dtypes.dtype._BY_NP.values()}

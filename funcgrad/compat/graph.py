@@ -1,0 +1,425 @@
+"""The autograd graph: the level-0 eager trace, grad_fn nodes, saved tensors.
+
+Every Tensor is a tracer of ONE persistent trace, :data:`TRACE` (level 0, below
+every functional transformation).  ``bind`` hands it each primitive applied to
+a Tensor; it runs the primitive's impl on the buffers and, when grad mode is on
+and an input requires grad, records a :class:`Node` (the output's ``grad_fn``)
+that will apply the primitive's own vjp rules.  A node keeps only what those
+rules read (the primitive's ``unsaved_args``/``saves_out``), with the version of
+each saved tensor, so modifying one in place is caught at backward.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ..core import ALL_ARGS, Array, Trace, _impl_error
+from .grad_mode import STATE
+from .tensor import Tensor, TENSOR_TYPES, wrap
+
+__all__ = ["TRACE", "Node", "AccumulateGrad", "record"]
+
+_new = object.__new__
+_SEQ = itertools.count(1)
+_ACC_SEQ = itertools.count(1)
+
+# primitive name -> PyTorch's grad_fn name
+NAMES = {
+    "add": "AddBackward0", "subtract": "SubBackward0", "multiply": "MulBackward0",
+    "divide": "DivBackward0", "power": "PowBackward0", "negative": "NegBackward0",
+    "exp": "ExpBackward0", "log": "LogBackward0", "sin": "SinBackward0", "cos": "CosBackward0",
+    "tanh": "TanhBackward0", "sqrt": "SqrtBackward0", "absolute": "AbsBackward0",
+    "square": "PowBackward0", "sign": "SignBackward0", "log1p": "Log1PBackward0",
+    "expm1": "Expm1Backward0", "maximum": "MaximumBackward0", "minimum": "MinimumBackward0",
+    "reduce_sum": "SumBackward1", "reduce_max": "MaxBackward1", "reduce_min": "MinBackward1",
+    "matmul": "MmBackward0", "reshape": "ViewBackward0", "transpose": "PermuteBackward0",
+    "getitem": "IndexBackward0", "broadcast_to": "ExpandBackward0", "where": "WhereBackward0",
+    "concatenate": "CatBackward0", "convert_element_type": "ToCopyBackward0",
+    "scatter_set": "IndexPutBackward0", "scatter_add": "IndexPutBackward0",
+    "arcsin": "AsinBackward0", "arccos": "AcosBackward0", "arctan": "AtanBackward0",
+    "arctan2": "Atan2Backward0", "arcsinh": "AsinhBackward0", "arccosh": "AcoshBackward0",
+    "arctanh": "AtanhBackward0", "rint": "RoundBackward0", "reduce_prod": "ProdBackward0",
+    "expit": "SigmoidBackward0", "log_expit": "LogSigmoidBackward0", "gammaln": "LgammaBackward0",
+    "erfinv": "ErfinvBackward0", "xlogy": "XlogyBackward0",
+    "logaddexp": "LogaddexpBackward0", "device_put": "ToCopyBackward0", "safe_mul": "MulBackward0",
+}
+
+
+class _AvalProps:
+    """``ndim``/``size`` from ``shape``: what rules read of an unsaved argument."""
+
+    __slots__ = ()
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+
+class _Aval(_AvalProps):
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape = shape
+        self.dtype = dtype
+
+
+class Node(_AvalProps):
+    """A ``grad_fn``: one recorded operation, applying its primitive's vjp rules.
+
+    ``edges[i]`` is ``(node, output_nr)`` for argument i when it requires grad
+    (the argument's grad_fn, or the AccumulateGrad of a leaf), else None.
+    ``shape``/``dtype`` describe output 0 (a node is the aval-like stand-in of
+    an unsaved argument, as in the core's reverse mode).  ``seq`` orders nodes
+    by creation: the engine runs them in decreasing ``seq``, a reverse
+    topological order.  Rarely-set attributes have class-level defaults.
+    """
+
+    name_ = None
+    pre_hooks = None
+    retains = None
+    hooks = None
+    anomaly = None
+    metadata_ = None
+    outs = None
+    vers = None
+    out = None
+    saved_any = False
+
+    def name(self):
+        if self.name_ is not None:
+            return self.name_
+        return NAMES.get(self.prim.name, "".join(p.title() for p in self.prim.name.split("_")) + "Backward0")
+
+    @property
+    def metadata(self):
+        if self.metadata_ is None:
+            self.metadata_ = {}
+        return self.metadata_
+
+    @property
+    def next_functions(self):
+        return tuple((e[0], e[1]) if e is not None else (None, 0) for e in self.edges)
+
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; may return new grad_inputs."""
+        from .hooks import RemovableHandle  # noqa: PLC0415
+
+        if self.hooks is None:
+            self.hooks = []
+        return RemovableHandle(self.hooks, fn)
+
+    def register_prehook(self, fn):
+        from .hooks import RemovableHandle  # noqa: PLC0415
+
+        if self.pre_hooks is None:
+            self.pre_hooks = {}
+        return RemovableHandle(self.pre_hooks.setdefault(0, []), lambda g: fn((g,)))
+
+    def out_meta(self, nr):
+        if nr == 0:
+            return self.shape, self.dtype
+        o = self.outs[nr]
+        return o.shape, o.dtype
+
+    def apply(self, *grads):
+        """Run this node's rules on ``grads`` (PyTorch's ``grad_fn.apply``/``grad_fn(...)``)."""
+        from .engine import call_node  # noqa: PLC0415
+
+        gs = [g._value if isinstance(g, Tensor) else np.asarray(g) for g in grads]
+        gl = [wrap(np.asarray(g)) for g in gs]
+        res = call_node(self, gl[0] if self.outs is None else gl, False, True)
+        out = tuple(None if r is None else wrap(np.asarray(_buf(r))) for r in res)
+        return out[0] if len(out) == 1 else out
+
+    __call__ = apply
+
+    def __repr__(self):
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+
+def _buf(x):
+    return x._value if isinstance(x, (Tensor, Array)) else x
+
+
+class AccumulateGrad(Node):
+    """The grad_fn-like sink of a leaf that requires grad: adds into ``.grad``."""
+
+    def __init__(self, variable):
+        self.seq = -next(_ACC_SEQ)  # leaves run after every node that feeds them
+        self.variable = variable
+        self.prim = None
+        self.edges = ()
+        self.args = None
+        self.outs = None
+        self.saved_any = False
+        self.shape = variable._value.shape
+        self.dtype = variable._value.dtype
+
+    def name(self):
+        return "AccumulateGrad"
+
+
+class _CompatTrace(Trace):
+    __slots__ = ()
+    kind = "compat"
+
+    def describe(self):
+        return "funcgrad.compat's eager autograd (level 0)"
+
+    def process_primitive(self, prim, args, params):
+        return record(prim, args, params)
+
+
+TRACE = _CompatTrace(level=0)
+Tensor._trace = TRACE
+
+
+def _accumulator(t):
+    acc = t._accum
+    if acc is not None:
+        acc = acc()
+        if acc is not None:
+            return acc
+    import weakref  # noqa: PLC0415
+
+    acc = AccumulateGrad(t)
+    t._accum = weakref.ref(acc)
+    return acc
+
+
+def edge_of(t):
+    fn = t.grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if t._req:
+        return (_accumulator(t), 0)
+    return None
+
+
+def record(prim, args, params, view_of=None):
+    """Run ``prim`` on the buffers of ``args``; record a grad_fn if autograd needs one.
+
+    With ``view_of`` (a Tensor), the result is a view: it keeps the impl's buffer (a
+    view of ``view_of``'s storage) and shares its base and version counter.
+    """
+    n = len(args)
+    if view_of is None and type(args[0]) in TENSOR_TYPES and not prim.multiple_results:
+        if n == 1:
+            return _record_tensor(prim, args[0], params)
+        if n == 2 and type(args[1]) in _PY_SCALARS:
+            return _record_tensor(prim, args[0], params, args)
+    vals = []
+    edges = []
+    req = False
+    for a in args:
+        if type(a) in TENSOR_TYPES:
+            vals.append(a._value)
+            fn = a.grad_fn
+            if fn is not None:
+                edges.append((fn, a._output_nr))
+                req = True
+            elif a._req:
+                edges.append((_accumulator(a), 0))
+                req = True
+            else:
+                edges.append(None)
+        else:
+            vals.append(a._value if type(a) is Array else a)
+            edges.append(None)
+    v0 = vals[0]
+    try:
+        out = (prim.fast.get(type(v0)) or prim.impl)(*vals, **params)
+    except Exception as e:
+        raise _impl_error(prim, vals, params, e) from e
+    if prim.multiple_results:
+        outs = [_own(o, vals) for o in out]
+        res = [wrap(o) for o in outs]
+        if not req or not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or \
+                all(o.dtype.kind not in "fc" for o in outs):
+            return tuple(res)
+        return _record_multi(prim, args, params, edges, outs, res)
+    if view_of is None:
+        if type(out) is not np.ndarray or out.base is not None or out is v0:
+            out = _own(out, vals)
+    r = _new(Tensor)
+    r._value = out
+    if view_of is not None:
+        link_view(r, view_of)
+    if not req or not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or \
+            out.dtype.kind not in "fc":
+        return r
+    node = _new_node(prim, params, edges, _saved_args(prim, args, edges))
+    _finish_node(node, prim, out, r)
+    return r
+
+
+_PY_SCALARS = frozenset((int, float, bool, complex))
+
+
+def _record_tensor(prim, a, params, args=None):
+    """record() for one Tensor argument (and a Python number after it, ``args``): the hot
+    path of element-wise chains."""
+    v = a._value
+    try:
+        if args is None:
+            out = (prim.fast.get(type(v)) or prim.impl)(v, **params)
+        else:
+            out = (prim.fast.get(type(v)) or prim.impl)(v, args[1], **params)
+    except Exception as e:
+        raise _impl_error(prim, [v] if args is None else [v, args[1]], params, e) from e
+    if type(out) is not np.ndarray or out.base is not None or out is v:
+        out = _own(out, (v,))
+    r = _new(Tensor)
+    r._value = out
+    fn = a.grad_fn
+    if fn is not None:
+        e = (fn, a._output_nr)
+    elif a._req:
+        e = (_accumulator(a), 0)
+    else:
+        return r
+    if not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or out.dtype.kind not in "fc":
+        return r
+    unsaved = prim.unsaved
+    edges = [e] if args is None else [e, None]
+    saved = [None] if args is None else [None, args[1]]  # a Python number is its own aval
+    if unsaved and (unsaved is ALL_ARGS or 0 in unsaved):
+        saved[0] = e[0] if e[1] == 0 else _Aval(v.shape, v.dtype)
+        node = _new_node(prim, params, edges, saved)
+    else:
+        vc = a._vc
+        if vc is None:
+            vc = a._vc = [0]
+        saved[0] = _arr(v)
+        node = _new_node(prim, params, edges, saved)
+        node.vers = [(0, a, vc[0])]
+        node.saved_any = True
+    _finish_node(node, prim, out, r)
+    return r
+
+
+def _new_node(prim, params, edges, saved):
+    node = _new(Node)
+    node.seq = next(_SEQ)
+    if STATE.anomaly:
+        node.anomaly = _anomaly_trace()
+    node.prim = prim
+    node.params = params
+    node.edges = edges
+    node.args = saved
+    return node
+
+
+def _saved_args(prim, args, edges):
+    """The arguments a node keeps for the rules: avals in place of the unsaved ones."""
+    unsaved = prim.unsaved
+    n = len(args)
+    saved = list(args)
+    if unsaved:
+        for i in (range(n) if unsaved is ALL_ARGS else unsaved):
+            if i < n:
+                e = edges[i]
+                a = args[i]
+                if e is not None and e[1] == 0:
+                    saved[i] = e[0]  # the node producing it is its aval-like stand-in
+                elif type(a) in TENSOR_TYPES:
+                    saved[i] = _Aval(a._value.shape, a._value.dtype)
+                else:
+                    saved[i] = _const_aval(a)
+    return saved
+
+
+def _finish_node(node, prim, out, r):
+    """Saved tensors -> (Array for the rules, tensor + version for checks); output; grad_fn."""
+    saved = node.args
+    vers = node.vers
+    for i in range(len(saved)):
+        a = saved[i]
+        if type(a) in TENSOR_TYPES:
+            vc = a._vc
+            if vc is None:
+                vc = a._vc = [0]
+            if vers is None:
+                vers = node.vers = []
+            vers.append((i, a, vc[0]))
+            saved[i] = _arr(a._value)
+    if vers is not None:
+        node.saved_any = True
+    node.shape = out.shape
+    node.dtype = out.dtype
+    if prim.saves_out:
+        node.out = _arr(out)
+        vc = r._vc
+        if vc is None:
+            vc = r._vc = [0]
+        node.out_vc = vc
+        node.out_ver = vc[0]
+        node.saved_any = True
+    r.grad_fn = node
+
+
+def _record_multi(prim, args, params, edges, outs, res):
+    node = _new_node(prim, params, edges, _saved_args(prim, args, edges))
+    _finish_node(node, prim, outs[0], _new(Tensor))
+    node.out = outs if prim.saves_out else None
+    node.outs = [_Aval(o.shape, o.dtype) for o in outs]
+    node.out_vc = [0]
+    node.out_ver = 0
+    node.saved_any = bool(node.vers) or prim.saves_out
+    for k, t in enumerate(res):
+        t.grad_fn = node
+        t._output_nr = k
+        t._vc = node.out_vc
+    return tuple(res)
+
+
+def _arr(buf):
+    a = _new(Array)
+    a._value = buf
+    return a
+
+
+def link_view(r, base):
+    """Make ``r`` a view of ``base``: same storage base, shared version counter."""
+    vc = base._vc
+    if vc is None:
+        vc = base._vc = [0]
+    r._vc = vc
+    r._base = base._base if base._base is not None else base
+
+
+def _own(out, vals):
+    """Results own fresh storage: copy views of (or aliases to) the inputs; 0-d scalars -> arrays."""
+    t = type(out)
+    if t is np.ndarray:
+        if out.base is not None or not out.flags.writeable:
+            return out.copy()
+        for v in vals:
+            if out is v:
+                return out.copy()
+        return out
+    if isinstance(out, np.generic):
+        return np.array(out)
+    if hasattr(out, "base") and getattr(out, "base", None) is not None:
+        return out.copy()
+    return out
+
+
+def _const_aval(x):
+    if isinstance(x, (int, float, complex, bool)):
+        return x
+    if hasattr(x, "shape"):
+        return _Aval(tuple(x.shape), x.dtype)
+    return x
+
+
+def _anomaly_trace():
+    import traceback  # noqa: PLC0415
+
+    return "".join(traceback.format_stack()[:-3])

@@ -1,0 +1,194 @@
+"""torch.linalg and the decompositions (inverse, det, svd, qr, cholesky, eigh, solve, ...).
+
+They call funcgrad.numpy.linalg on the tensors themselves (every funcgrad.numpy
+function accepts Tensors: they are tracers of the compat trace), so the core's
+primitives and their vjp rules give the gradients.  numpy's LinAlgError is
+re-raised as :class:`LinAlgError`, a RuntimeError as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import namedtuple
+
+import numpy as np
+
+from .. import numpy as fnp
+from ._dispatch import FUNCS, METHODS, name_grad, op
+from .tensor import Tensor
+
+
+class LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a singular or non-positive-definite input."""
+
+
+def _returns(name, fields):
+    base = namedtuple(name, fields)
+    cls = type(name, (base,), {"__slots__": ()})
+    cls.__repr__ = lambda self: (f"torch.return_types.{name}(\n"
+                                 + ",\n".join(f"{k}={v!r}" for k, v in zip(self._fields, self)) + ")")
+    return cls
+
+
+_SVD = _returns("svd", ["U", "S", "V"])
+_SVDH = _returns("linalg_svd", ["U", "S", "Vh"])
+_QR = _returns("qr", ["Q", "R"])
+_EIGH = _returns("linalg_eigh", ["eigenvalues", "eigenvectors"])
+_SLOGDET = _returns("slogdet", ["sign", "logabsdet"])
+
+
+def _linalg(name, grad_name=None):
+    """Wrap a function: float input required, LinAlgError as PyTorch's, grad_fn named."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def f(A, *args, **kwargs):
+            if isinstance(A, Tensor) and A._value.dtype.kind not in "fc":
+                raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as input. "
+                                   f"Got {A.dtype.legacy_name}")
+            if isinstance(A, Tensor) and (A.dim() < 2):
+                raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
+            try:
+                r = fn(A, *args, **kwargs)
+            except np.linalg.LinAlgError as e:
+                raise LinAlgError(f"linalg.{name}: {e}") from None
+            return name_grad(r, grad_name) if grad_name and isinstance(r, Tensor) else r
+        return f
+    return deco
+
+
+def _square(name, a):
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are "
+                           f"{a.shape[-2]} by {a.shape[-1]} matrices")
+
+
+@_linalg("inv", "LinalgInvExBackward0")
+def inv(A):
+    _square("inv", A)
+    if np.any(np.linalg.matrix_rank(A._value) < A.shape[-1]):
+        raise LinAlgError("linalg.inv: The diagonal element 2 is zero, the inversion could not be completed "
+                          "because the input matrix is singular.")
+    return fnp.linalg.inv(A)
+
+
+@_linalg("det", "LinalgDetBackward0")
+def det(A):
+    _square("det", A)
+    return fnp.linalg.det(A)
+
+
+@_linalg("slogdet")
+def slogdet(A):
+    _square("slogdet", A)
+    return _SLOGDET(*fnp.linalg.slogdet(A))
+
+
+@_linalg("svd")
+def svd(A, full_matrices=True):
+    """torch.linalg.svd: (U, S, Vh)."""
+    return _SVDH(*fnp.linalg.svd(A, full_matrices=full_matrices))
+
+
+@_linalg("svdvals")
+def svdvals(A):
+    return fnp.linalg.svd(A, compute_uv=False)
+
+
+@_linalg("qr")
+def qr(A, mode="reduced"):
+    return _QR(*fnp.linalg.qr(A, mode=mode))
+
+
+@_linalg("cholesky", "LinalgCholeskyExBackward0")
+def cholesky(A, *, upper=False):
+    L = fnp.linalg.cholesky(A)
+    return L.mT if upper else L
+
+
+@_linalg("eigh")
+def eigh(A, UPLO="L"):
+    return _EIGH(*fnp.linalg.eigh(A, UPLO=UPLO))
+
+
+@_linalg("eigvalsh")
+def eigvalsh(A, UPLO="L"):
+    return fnp.linalg.eigh(A, UPLO=UPLO)[0]
+
+
+@_linalg("solve", "LinalgSolveExBackward0")
+def solve(A, B):
+    return fnp.linalg.solve(A, B)
+
+
+@_linalg("pinv", "PinverseBackward0")
+def pinv(A, rcond=1e-15, hermitian=False):
+    return fnp.linalg.pinv(A, rcond=rcond)
+
+
+def norm(A, ord=None, dim=None, keepdim=False):  # noqa: A002
+    return FUNCS["norm"](A, "fro" if ord is None else ord, dim, keepdim)
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False):  # noqa: A002
+    return FUNCS["norm"](x, ord, dim, keepdim)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False):  # noqa: A002
+    return FUNCS["norm"](A, ord, dim, keepdim)
+
+
+def cross(a, b, dim=-1):
+    return FUNCS["cross"](a, b, dim)
+
+
+def matmul(a, b):
+    return FUNCS["matmul"](a, b)
+
+
+def multi_dot(tensors):
+    return functools.reduce(FUNCS["matmul"], tensors)
+
+
+def matrix_power(A, n):
+    if n < 0:
+        A, n = inv(A), -n
+    if n == 0:
+        from .creation import eye  # noqa: PLC0415
+
+        return eye(A.shape[-1], dtype=A.dtype).expand(*A.shape).clone()
+    r = A
+    for _ in range(n - 1):
+        r = FUNCS["matmul"](r, A)
+    return r
+
+
+# the torch.* spellings
+op("inverse")(inv)
+op("det")(det)
+op("logdet")(lambda input: name_grad(FUNCS["log"](det(input)), "LogdetBackward0"))
+op("slogdet")(slogdet)
+op("pinverse")(pinv)
+op("matrix_power")(matrix_power)
+op("cholesky")(lambda input, upper=False: cholesky(input, upper=upper))
+
+
+@op("svd")
+def _torch_svd(input, some=True, compute_uv=True):
+    """torch.svd: (U, S, V) with V, not V^H."""
+    u, s, vh = svd(input, full_matrices=not some)
+    return _SVD(u, s, vh.mT)
+
+
+@op("qr")
+def _torch_qr(input, some=True):
+    return qr(input, "reduced" if some else "complete")
+
+
+@op("einsum", method=False)
+def einsum(equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    return fnp.einsum(equation, *operands)
+
+
+METHODS["det"] = det

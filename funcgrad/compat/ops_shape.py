@@ -1,0 +1,373 @@
+"""Views and shape ops: view/reshape/squeeze/unsqueeze/t/transpose/permute/expand/narrow/
+unfold/select, contiguous, clone, repeat, cat/stack/split/chunk, flip, flatten.
+
+View ops bind the core's shape primitives (their vjp rules give the gradients)
+with ``view_of``: the result keeps the impl's numpy view of the input's storage
+and shares its version counter.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..primitives import shape as sh
+from ..primitives.elementwise import convert_p
+from ..primitives.index import getitem_p
+from . import dtypes
+from ._dispatch import apply, ints, method, name_grad, norm_dim, op
+from .graph import link_view, record
+from .tensor import _dim, wrap
+
+
+def _view(prim, x, name, **params):
+    r = record(prim, (x,), params, view_of=x)
+    return name_grad(r, name)
+
+
+def _resolve(shape, size):
+    shape = list(shape)
+    neg = [i for i, d in enumerate(shape) if d == -1]
+    if len(neg) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+    if neg:
+        if known == 0 or size % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
+        shape[neg[0]] = size // known
+    elif known != size:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
+    return tuple(shape)
+
+
+@method("view")
+def view(self, *shape):
+    if len(shape) == 1 and isinstance(shape[0], (dtypes.dtype, type)) or (len(shape) == 1 and isinstance(shape[0], str)):
+        d = dtypes.as_dtype(shape[0]).dtype
+        return wrap(self._value.view(d))
+    shape = _resolve(ints(shape), self._value.size)
+    probe = self._value.view()
+    try:
+        probe.shape = shape
+    except AttributeError:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+            "across two contiguous subspaces). Use .reshape(...) instead.") from None
+    return _view(sh.reshape_p, self, "ViewBackward0", shape=shape)
+
+
+@op("reshape")
+def reshape(input, *shape):
+    shape = _resolve(ints(shape), input._value.size)
+    probe = input._value.view()
+    try:
+        probe.shape = shape
+    except AttributeError:
+        return name_grad(apply(sh.reshape_p, input, shape=shape), "ReshapeAlias0")  # a copy
+    return _view(sh.reshape_p, input, "ViewBackward0", shape=shape)
+
+
+@method("view_as")
+def view_as(self, other):
+    return view(self, tuple(other.shape))
+
+
+@method("reshape_as")
+def reshape_as(self, other):
+    return reshape(self, tuple(other.shape))
+
+
+@op("squeeze")
+def squeeze(input, dim=None):
+    s = input._value.shape
+    if dim is None:
+        new = tuple(d for d in s if d != 1)
+    else:
+        dims = norm_dim(dim, len(s))
+        dims = dims if isinstance(dims, tuple) else (dims,)
+        new = tuple(d for i, d in enumerate(s) if not (i in dims and d == 1))
+    return _view(sh.reshape_p, input, "SqueezeBackward0", shape=new)
+
+
+@op("unsqueeze")
+def unsqueeze(input, dim):
+    s = list(input._value.shape)
+    d = _dim(dim, len(s) + 1)
+    s.insert(d, 1)
+    return _view(sh.reshape_p, input, "UnsqueezeBackward0", shape=tuple(s))
+
+
+@op("flatten")
+def flatten(input, start_dim=0, end_dim=-1):
+    s = input._value.shape
+    if not s:
+        return reshape(input, (1,))
+    a, b = _dim(start_dim, len(s)), _dim(end_dim, len(s))
+    new = s[:a] + (int(np.prod(s[a:b + 1], dtype=np.int64)),) + s[b + 1:]
+    return reshape(input, new)
+
+
+@op("ravel")
+def ravel(input):
+    return reshape(input, (-1,))
+
+
+@op("permute")
+def permute(input, *dims):
+    dims = ints(dims)
+    nd = input._value.ndim
+    if len(dims) != nd:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the length "
+                           f"of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to len(dims) = {len(dims)}")
+    perm = tuple(_dim(d, nd) for d in dims)
+    if sorted(perm) != list(range(nd)):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return _view(sh.transpose_p, input, "PermuteBackward0", perm=perm)
+
+
+@op("transpose", "swapaxes", "swapdims")
+def transpose(input, dim0, dim1):
+    nd = input._value.ndim
+    perm = list(range(nd))
+    a, b = _dim(dim0, nd), _dim(dim1, nd)
+    perm[a], perm[b] = perm[b], perm[a]
+    return _view(sh.transpose_p, input, "TransposeBackward0", perm=tuple(perm))
+
+
+@op("t")
+def t(input):
+    nd = input._value.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    if nd < 2:
+        return _view(sh.reshape_p, input, "TBackward0", shape=input._value.shape)
+    return _view(sh.transpose_p, input, "TBackward0", perm=(1, 0))
+
+
+@op("movedim", "moveaxis")
+def movedim(input, source, destination):
+    nd = input._value.ndim
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [_dim(s, nd) for s in src]
+    dst = [_dim(d, nd) for d in dst]
+    order = [n for n in range(nd) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return permute(input, order)
+
+
+@method("expand")
+def expand(self, *sizes):
+    sizes = ints(sizes)
+    s = self._value.shape
+    if len(sizes) < len(s):
+        raise RuntimeError(f"expand(torch.FloatTensor{{{list(s)}}}, size={list(sizes)}): the number of sizes provided "
+                           f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(s)})")
+    lead = len(sizes) - len(s)
+    new = []
+    for i, n in enumerate(sizes):
+        if i < lead:
+            if n < 0:
+                raise RuntimeError("expand: -1 is not allowed in a leading, non-existing dimension")
+            new.append(n)
+        else:
+            old = s[i - lead]
+            n = old if n == -1 else n
+            if old != 1 and n != old:
+                raise RuntimeError(f"The expanded size of the tensor ({n}) must match the existing size ({old}) at "
+                                   f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(s)}")
+            new.append(n)
+    return _view(sh.broadcast_to_p, self, "ExpandBackward0", shape=tuple(new))
+
+
+@method("expand_as")
+def expand_as(self, other):
+    return expand(self, tuple(other.shape))
+
+
+@op("broadcast_to")
+def broadcast_to(input, size):
+    return expand(input, tuple(size))
+
+
+def _getview(x, template, name):
+    return _view(getitem_p, x, name, template=template)
+
+
+@op("narrow")
+def narrow(input, dim, start, length):
+    nd = input._value.ndim
+    d = _dim(dim, nd)
+    n = input._value.shape[d]
+    start = int(start)
+    if start < 0:
+        start += n
+    if not (0 <= start and start + length <= n):
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    tpl = (slice(None),) * d + (slice(start, start + length, None),)
+    return _getview(input, tpl, "NarrowBackward0")
+
+
+@op("select")
+def select(input, dim, index):
+    nd = input._value.ndim
+    d = _dim(dim, nd)
+    n = input._value.shape[d]
+    if not -n <= index < n:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(input.shape)} at dimension {d}")
+    return _getview(input, (slice(None),) * d + (int(index) % n,), "SelectBackward0")
+
+
+@method("unfold")
+def unfold(self, dimension, size, step):
+    """Sliding windows along ``dimension`` as a new last dimension (a view of the storage)."""
+    v = self._value
+    d = _dim(dimension, v.ndim)
+    n = (v.shape[d] - size) // step + 1 if v.ndim else 1
+    if n < 0 or size > (v.shape[d] if v.ndim else 1):
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {v.shape[d]} but size is {size}")
+    starts = np.arange(n) * step
+    idx = starts[:, None] + np.arange(size)[None, :]
+    tpl_idx = (slice(None),) * d + (idx,)
+    from ..primitives.index import parse_index  # noqa: PLC0415
+
+    template, arrays = parse_index(tpl_idx, v.ndim)
+    r = apply(getitem_p, self, *arrays, template=template)  # shape: ..., n, size, ... (gather)
+    r = movedim(r, d + 1, -1) if v.ndim else r
+    strides = v.strides[:d] + (v.strides[d] * step,) + v.strides[d + 1:] + (v.strides[d],)
+    shape = v.shape[:d] + (n,) + v.shape[d + 1:] + (size,)
+    r._value = np.lib.stride_tricks.as_strided(v, shape, strides)  # same values, sharing storage
+    link_view(r, self)
+    return name_grad(r, "UnfoldBackward0")
+
+
+@method("contiguous")
+def contiguous(self, memory_format=None):
+    if self._value.flags.c_contiguous:
+        return self
+    return name_grad(clone(self), "CloneBackward0")
+
+
+@op("clone")
+def clone(input, *, memory_format=None):
+    if input.requires_grad:
+        r = apply(convert_p, input, dtype=input._value.dtype)  # a copy (results own their storage)
+        if not r._value.flags.c_contiguous:
+            r._value = np.ascontiguousarray(r._value)
+        return name_grad(r, "CloneBackward0")
+    return wrap(np.array(input._value, copy=True, order="C"))
+
+
+@method("repeat")
+def repeat(self, *sizes):
+    sizes = ints(sizes)
+    if len(sizes) < self._value.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    x = self
+    lead = len(sizes) - x._value.ndim
+    x = reshape(x, (1,) * lead + tuple(x._value.shape))
+    for d, k in enumerate(sizes):
+        if k != 1:
+            x = cat([x] * k, d) if k > 0 else narrow(x, d, 0, 0)
+    return name_grad(x if x is not self else clone(x), "RepeatBackward0")
+
+
+@op("cat", "concat", "concatenate", method=False)
+def cat(tensors, dim=0, *, out=None):
+    ts = [x for x in tensors]
+    if not ts:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    ts = [x for x in ts if not (x._value.ndim == 1 and x._value.shape[0] == 0)] or ts[:1]
+    d = _dim(dim, ts[0]._value.ndim)
+    npd = dtypes.result_np(*ts)
+    from ._dispatch import cast  # noqa: PLC0415
+
+    ts = [cast(x, npd) for x in ts]
+    for x in ts[1:]:
+        if x._value.ndim != ts[0]._value.ndim or any(a != b for i, (a, b) in enumerate(zip(x._value.shape, ts[0]._value.shape)) if i != d):
+            raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                               f"{list(ts[0].shape)} but got size {list(x.shape)} for a tensor in the list.")
+    return name_grad(apply(sh.concatenate_p, *ts, axis=d), "CatBackward0")
+
+
+@op("stack", method=False)
+def stack(tensors, dim=0, *, out=None):
+    ts = list(tensors)
+    if not ts:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for x in ts[1:]:
+        if x.shape != ts[0].shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ts[0].shape)} at entry 0 "
+                               f"and {list(x.shape)} at entry {ts.index(x)}")
+    d = _dim(dim, ts[0]._value.ndim + 1)
+    return name_grad(cat([unsqueeze(x, d) for x in ts], d), "StackBackward0")
+
+
+op("hstack", method=False)(lambda tensors: cat(tensors, 0 if tensors[0].dim() == 1 else 1))
+op("vstack", method=False)(lambda tensors: cat([x if x.dim() > 1 else unsqueeze(x, 0) for x in tensors], 0))
+
+
+@op("split")
+def split(tensor, split_size_or_sections, dim=0):
+    d = _dim(dim, tensor._value.ndim)
+    n = tensor._value.shape[d]
+    if isinstance(split_size_or_sections, int):
+        k = split_size_or_sections
+        sizes = [min(k, n - s) for s in range(0, n, k)] or [0]
+    else:
+        sizes = list(split_size_or_sections)
+        if sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+                               f"dimension {d}), but got split_sizes={sizes}")
+    out, s = [], 0
+    for k in sizes:
+        out.append(narrow(tensor, d, s, k))
+        s += k
+    return tuple(out)
+
+
+@op("chunk")
+def chunk(input, chunks, dim=0):
+    n = input._value.shape[_dim(dim, input._value.ndim)]
+    k = -(-n // chunks) if n else 1
+    return split(input, k, dim)
+
+
+@op("unbind")
+def unbind(input, dim=0):
+    d = _dim(dim, input._value.ndim)
+    return tuple(select(input, d, i) for i in range(input._value.shape[d]))
+
+
+@op("flip")
+def flip(input, dims):
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    from ..primitives.index import parse_index  # noqa: PLC0415
+
+    r = input
+    for d in dims:
+        dd = _dim(d, input._value.ndim)
+        idx = (slice(None),) * dd + (np.arange(input._value.shape[dd])[::-1].copy(),)
+        template, arrays = parse_index(idx, input._value.ndim)
+        r = apply(getitem_p, r, *arrays, template=template)
+    return name_grad(r if r is not input else clone(input), "FlipBackward0")
+
+
+@op("roll")
+def roll(input, shifts, dims=None):
+    if dims is None:
+        return view(roll(flatten(input), shifts, 0), tuple(input.shape))
+    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    r = input
+    for s, d in zip(shifts, dims):
+        d = _dim(d, input._value.ndim)
+        n = input._value.shape[d]
+        idx = (slice(None),) * d + ((np.arange(n) - s) % n,)
+        from ..primitives.index import parse_index  # noqa: PLC0415
+
+        template, arrays = parse_index(idx, input._value.ndim)
+        r = apply(getitem_p, r, *arrays, template=template)
+    return name_grad(r, "RollBackward0")
+
+
