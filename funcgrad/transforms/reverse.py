@@ -206,32 +206,30 @@ def backward_pass(tape, seeds, release=True):
             parents = node.parents
             params = node.params
             ans = node.out if prim.saves_out else node
-            try:
-                if prim.vjp_all is not None:
-                    outs = prim.vjp_all(g, ans, *args, **params)
-                    for i, p in enumerate(parents):
-                        c = outs[i]
-                        if p is not None and c is not None and type(c) is not Zero:
-                            c = fit_cotangent(c, p.shape, p.dtype, prim, i)
-                            prev = get(p)
-                            cts[p] = c if prev is None else add(prev, c)
-                else:
-                    rules = prim.vjps
-                    if rules is None or (len(rules) != len(parents) and _extra_traced(rules, parents)):
-                        raise _rule_count_error(prim, rules, parents)
-                    for p, rule in zip(parents, rules):
-                        if p is None:
-                            continue
-                        if rule is None:
-                            raise missing_rule(prim, "vjp", parents.index(p), "reverse-mode differentiation")
-                        c = rule(g, ans, *args, **params)
-                        if type(c) is not Array or c._value.shape != p.shape or c._value.dtype != p.dtype:
-                            c = fit_cotangent(c, p.shape, p.dtype, prim, parents.index(p))
+            if prim.vjp_all is not None:
+                outs = prim.vjp_all(g, ans, *args, **params)
+                for i, p in enumerate(parents):
+                    c = outs[i]
+                    if p is not None and c is not None and type(c) is not Zero:
+                        c = fit_cotangent(c, p.shape, p.dtype, prim, i)
                         prev = get(p)
                         cts[p] = c if prev is None else add(prev, c)
-            finally:
-                if release:
-                    node.args = node.out = node.params = None
+            else:
+                rules = prim.vjps
+                if rules is None or (len(rules) != len(parents) and _extra_traced(rules, parents)):
+                    raise _rule_count_error(prim, rules, parents)
+                for p, rule in zip(parents, rules):
+                    if p is None:
+                        continue
+                    if rule is None:
+                        raise missing_rule(prim, "vjp", parents.index(p), "reverse-mode differentiation")
+                    c = rule(g, ans, *args, **params)
+                    if type(c) is not Array or c._value.shape != p.shape or c._value.dtype != p.dtype:
+                        c = fit_cotangent(c, p.shape, p.dtype, prim, parents.index(p))
+                    prev = get(p)
+                    cts[p] = c if prev is None else add(prev, c)
+            if release:  # (after a failure the whole tape is dropped with its trace)
+                node.args = node.out = None
     return cts
 
 
