@@ -13,6 +13,7 @@ import numpy as np
 from .. import numpy as fnp
 from .. import random as _random
 from ..core import Array, Tracer
+from ..primitives.activations import relu as _relu
 from ..primitives.dense import dense
 from ..primitives.special import erf
 from ..transforms import stop_gradient
@@ -43,9 +44,8 @@ def linear(input, weight, bias=None):
 
 
 def relu(x):
-    """max(x, 0); the gradient at 0 is 0 (as PyTorch)."""
-    x = _arr(x)
-    return fnp.where(x > 0, x, 0)
+    """max(x, 0); the gradient at 0 is 0 (as PyTorch). One primitive: see primitives/activations.py."""
+    return _relu(_arr(x))
 
 
 def relu6(x):

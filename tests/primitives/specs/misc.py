@@ -21,3 +21,9 @@ SPECS = [
          else fg.device_put(fg.device_put(x, "cpu") * 3.0, "standin"),
          st.tuples(floats_of(fst.shapes())).map(lambda a: (a, {}))),
 ]
+
+
+SPECS += [
+    Spec("relu", ("relu",), lambda x: fg.nn.functional.relu(x),
+         st.tuples(floats_of(fst.shapes(), avoid=(0.0,))).map(lambda a: (a, {}))),
+]
