@@ -28,7 +28,8 @@ def _shape_ops():
 
 __all__ = [
     "ndim_of", "batch_size", "moveaxis", "to_front", "at_front", "with_rank",
-    "elementwise_rule", "passthrough_rule", "reduction_rule", "gather_batch_rule", "scatter_batch_rule",
+    "elementwise_rule", "passthrough_rule", "reduction_rule", "axis_rule", "leading_axis_rule",
+    "gather_batch_rule", "scatter_batch_rule",
 ]
 
 
@@ -118,6 +119,35 @@ def reduction_rule(prim):
         full_axes = tuple(a + 1 if a >= d else a for a in axes)
         out = prim.bind(x, axes=full_axes, keepdims=keepdims, **params)
         return out, d if keepdims else d - sum(1 for a in axes if a < d)
+
+    rule.__qualname__ = f"{prim.name}_batch_rule"
+    return rule
+
+
+def axis_rule(prim):
+    """Batching for one-argument primitives along one ``axis`` param (cumsum, cumprod):
+    the axis shifts past the batch axis; a 0-d example is treated as shape (1,), as numpy does."""
+    def rule(args, dims, *, axis, **params):
+        (x,), (d,) = args, dims
+        if ndim_of(x) == 1:  # 0-d examples
+            out = prim.bind(_shape_ops()[0](x, (x.shape[0], 1)), axis=1, **params)
+            return out, 0
+        return prim.bind(x, axis=axis + 1 if axis >= d else axis, **params), d
+
+    rule.__qualname__ = f"{prim.name}_batch_rule"
+    return rule
+
+
+def leading_axis_rule(prim):
+    """Batching for one-argument primitives whose first axis is already a batch (N) axis
+    (sliding windows): the vmap batch merges into it and is split off again."""
+    def rule(args, dims, **params):
+        reshape = _shape_ops()[0]
+        (x,), (d,) = args, dims
+        x = to_front(x, d)
+        b, n = x.shape[0], x.shape[1]
+        out = prim.bind(reshape(x, (b * n,) + tuple(x.shape[2:])), **params)
+        return reshape(out, (b, n) + tuple(out.shape[1:])), 0
 
     rule.__qualname__ = f"{prim.name}_batch_rule"
     return rule

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import passthrough_rule
 
 
 def _real_dtype(dtype):
@@ -48,3 +49,7 @@ conj_p = Primitive("conj", _impl("conj"), lambda x: ShapedArray(tuple(x.shape), 
 conj_p.defvjp(lambda g, ans, x: conj(g), unsaved_args=(0,), saves_out=False)
 conj_p.defjvp(lambda t, ans, x: conj(t))
 conj = conj_p.bind
+
+for _p in (real_p, imag_p, conj_p):  # vmap: each element alone
+    _p.batch = passthrough_rule(_p)
+del _p

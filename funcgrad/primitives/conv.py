@@ -23,6 +23,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import leading_axis_rule
 
 
 def _xp(x):
@@ -83,6 +84,9 @@ unfold_p.defjvp(lambda t, ans, x, kernel, stride, padding, dilation, pad_value:
                 unfold(t, kernel, stride, padding, dilation))
 
 
+unfold_p.batch = leading_axis_rule(unfold_p)
+
+
 def unfold(x, kernel, stride, padding, dilation, pad_value=0.0):
     """Sliding windows of ``x`` (N, C, *spatial) as a (N, C, *out, *kernel) array (a view)."""
     return unfold_p.bind(x, kernel=tuple(kernel), stride=tuple(stride),
@@ -126,6 +130,9 @@ fold_p.defvjp(
 )
 fold_p.defjvp(lambda t, ans, cols, spatial, kernel, stride, padding, dilation:
               fold(t, spatial, kernel, stride, padding, dilation))
+
+
+fold_p.batch = leading_axis_rule(fold_p)
 
 
 def fold(cols, spatial, kernel, stride, padding, dilation):

@@ -12,7 +12,8 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
-from .linalg import matmul
+from ._batching import to_front
+from .linalg import matmul, matmul_p
 from .shape import reshape, swap_last_two
 
 
@@ -40,3 +41,15 @@ dense_p = Primitive("dense", _dense_impl, _dense_abstract)
 dense_p.defvjp(lambda g, ans, x, w: matmul(g, w), _dense_vjp_w, saves_out=False)
 dense_p.defjvp(lambda t, ans, x, w: dense(t, w), lambda t, ans, x, w: dense(x, t))
 dense = dense_p.bind
+
+
+def _dense_batch(args, dims):
+    (x, w), (dx, dw) = args, dims
+    if dw is None:  # one weight for the whole batch: still one dense call
+        if dx < len(x.shape) - 1:
+            return dense(x, w), dx
+        return dense(to_front(x, dx), w), 0
+    return matmul_p.batch((x, swap_last_two(to_front(w, dw))), (dx, 0))  # a weight per example
+
+
+dense_p.batch = _dense_batch

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import axis_rule
 from .creation import full_like
 from .index import getitem
 from .shape import concatenate
@@ -88,6 +89,9 @@ cumsum_p.defvjp(lambda g, ans, x, axis, reverse: cumsum(g, axis, not reverse),
 cumsum_p.defjvp(lambda t, ans, x, axis, reverse: cumsum(t, axis, reverse))
 
 
+cumsum_p.batch = axis_rule(cumsum_p)
+
+
 def cumsum(x, axis, reverse=False):
     """Cumulative sum along ``axis`` (from the end if ``reverse``)."""
     return cumsum_p.bind(x, axis=int(axis), reverse=bool(reverse))
@@ -120,6 +124,7 @@ cumprod_p = Primitive("cumprod", _cumprod_impl,
                       lambda x, axis: _cum_abstract(x, axis, False))
 cumprod_p.defvjp(_cumprod_vjp)
 cumprod_p.defjvp(_cumprod_jvp)
+cumprod_p.batch = axis_rule(cumprod_p)
 
 
 def cumprod(x, axis):

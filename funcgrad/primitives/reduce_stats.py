@@ -16,6 +16,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import reduction_rule
 from .elementwise import convert, equal, greater_equal, less_equal, where
 from .reduce import reduce_max, reduce_min, reduce_sum, reduced_shape
 from .reduce_cumulative import exclusive_products
@@ -64,6 +65,9 @@ reduce_prod_p.defvjp(lambda g, ans, x, axes, keepdims: _keep(g, x.shape, axes, k
 reduce_prod_p.defjvp(lambda t, ans, x, axes, keepdims: reduce_sum(t * _others(x, axes), axes, keepdims))
 
 
+reduce_prod_p.batch = reduction_rule(reduce_prod_p)
+
+
 def reduce_prod(x, axes, keepdims=False):
     return reduce_prod_p.bind(x, axes=tuple(axes), keepdims=bool(keepdims))
 
@@ -101,6 +105,9 @@ reduce_std_p.defjvp(lambda t, ans, x, axes, ddof, keepdims:
                     reduce_sum(t * _std_weights(ans, x, axes, ddof, keepdims), axes, keepdims))
 
 
+reduce_std_p.batch = reduction_rule(reduce_std_p)
+
+
 def reduce_std(x, axes, ddof=0, keepdims=False):
     return reduce_std_p.bind(x, axes=tuple(axes), ddof=ddof, keepdims=bool(keepdims))
 
@@ -129,6 +136,9 @@ reduce_median_p.defjvp(lambda t, ans, x, axes, keepdims:
                        reduce_sum(t * _median_weights(ans, x, axes, keepdims), axes, keepdims))
 
 
+reduce_median_p.batch = reduction_rule(reduce_median_p)
+
+
 def reduce_median(x, axes, keepdims=False):
     return reduce_median_p.bind(x, axes=tuple(axes), keepdims=bool(keepdims))
 
@@ -142,6 +152,7 @@ def _logical_reduction(name):
         lambda x, axes, keepdims: ShapedArray(reduced_shape(x.shape, axes, keepdims), np.dtype(bool)),
         differentiable=False,
     )
+    prim.batch = reduction_rule(prim)
     return lambda x, axes, keepdims=False: prim.bind(x, axes=tuple(axes), keepdims=bool(keepdims))
 
 

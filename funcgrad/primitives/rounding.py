@@ -14,6 +14,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import passthrough_rule
 from .creation import zeros_like
 from .elementwise import _aval_dtype, equal, greater, isnan, less, logical_or, ufunc_primitive, where
 
@@ -37,6 +38,9 @@ def _round_impl(x, decimals):
 
 round_p = Primitive("round", _round_impl,
                     lambda x, decimals: ShapedArray(getattr(x, "shape", ()), _aval_dtype(x)), zero_derivative=True)
+
+
+round_p.batch = passthrough_rule(round_p)
 
 
 def round(x, decimals=0):  # noqa: A001  (numpy's name)

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import passthrough_rule
 from .elementwise import _aval_dtype, absolute, cos, defderiv, safe_mul, sqrt, ufunc_primitive, where
 
 __all__ = [
@@ -113,4 +114,5 @@ def _sinc_abstract(x):
 # numpy.sinc is a Python function, not a ufunc
 sinc_p = Primitive("sinc", lambda x: XP_OF_TYPE.get(type(x), np).sinc(x), _sinc_abstract)
 defderiv(sinc_p, _sinc_deriv, saves_out=False)
+sinc_p.batch = passthrough_rule(sinc_p)
 sinc = sinc_p.bind

@@ -125,7 +125,7 @@ class BatchTrace(Trace):
         if all(d is None for d in dims):
             return prim.bind(*vals, **params)
         rule = prim.batch
-        if rule is None:
+        if rule is None or self.axis_size == 0:  # no examples: only the shape rule is needed
             out, out_dim = _loop_fallback(prim, vals, dims, params, self.axis_size)
         else:
             out, out_dim = rule(vals, dims, **params)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 
 from .. import tree
+from ..core import Tracer
 from ..primitives._batching import moveaxis
 from ..primitives.reduce import reduce_sum
 from ._calls import dispatch, instantiate, is_float, lower_vjp, record_vjp_call, zero_tangent
@@ -75,8 +76,6 @@ def _bad(fname, a, n):
 
 
 def _is_traced(x):
-    from ..core import Tracer  # noqa: PLC0415
-
     return isinstance(x, Tracer)
 
 

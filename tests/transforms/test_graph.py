@@ -89,3 +89,12 @@ def test_linearize_matches_jvp_without_recomputing_the_primal(rng):
     assert len(calls) == n + 3  # only the jvp references ran f again
     with pytest.raises(TypeError, match="structure of the primals"):
         f_jvp(t, t)
+
+
+def test_graph_shows_checkpoint_recomputation():
+    def f(x):
+        return fnp.sum(fnp.sin(fnp.sin(x)))
+
+    plain = fg.make_graph(fg.grad(f))(fnp.ones(3)).primitive_names()
+    ck = fg.make_graph(fg.grad(fg.checkpoint(f)))(fnp.ones(3)).primitive_names()
+    assert plain.count("sin") == 2 and ck.count("sin") == 4  # the backward pass recomputes f

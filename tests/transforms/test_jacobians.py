@@ -154,3 +154,14 @@ def test_no_perturbation_confusion(outer, inner):
     assert float(out) == pytest.approx(0.0)
     out = _d(outer)(lambda x: x * _d(inner)(lambda y: x * y ** 2)(x))(fg.asarray(1.5))  # d/dx 2x^3 = 6x^2
     assert float(out) == pytest.approx(6 * 1.5 ** 2)
+
+
+def test_hessian_has_aux_and_float32():
+    h, aux = fg.hessian(lambda x: (fnp.sum(x ** 3), {"s": fnp.sum(x)}), has_aux=True)(fg.asarray([1.0, 2.0]))
+    np.testing.assert_allclose(np.asarray(h), np.diag([6.0, 12.0]))
+    assert float(aux["s"]) == 3.0
+    x32 = fg.asarray(np.array([0.5, -1.0], np.float32))
+    for jac in (fg.jacrev, fg.jacfwd):
+        j = jac(fnp.sin)(x32)
+        assert j.dtype == np.float32
+        np.testing.assert_allclose(np.asarray(j), np.diag(np.cos([0.5, -1.0])), rtol=1e-6)

@@ -233,3 +233,18 @@ def test_fallback_list_is_generated_from_the_registry(tmp_path):
     text = doc.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "STALE LIST" not in text
     assert "- `test_vmap_outer`" in text
+
+
+def test_derivatives_through_batching_rules(rng):
+    from funcgrad.testing import check_grads
+
+    i = fnp.asarray(rng.integers(0, 3, (4, 2)))
+    x = fnp.asarray(rng.standard_normal((4, 3, 5)))
+    v = fnp.asarray(rng.standard_normal((4, 2, 5)))
+    w = fnp.asarray(rng.standard_normal((5, 2)))
+
+    def f(x, v, w):
+        g = fg.vmap(lambda x, i, v: x.at[i].add(v * x[i]), in_axes=(0, 0, 0))(x, i, v)
+        return fg.vmap(lambda a: fnp.tanh(a @ w).max(axis=0), in_axes=1)(g)
+
+    check_grads(f, (x, v, w), order=2)
