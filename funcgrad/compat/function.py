@@ -195,7 +195,7 @@ class Function(metaclass=_FunctionMeta):
         arg_ids = {id(a) for a in args if isinstance(a, Tensor)}
         res = []
         for o in outs:
-            if isinstance(o, Tensor) and id(o) in arg_ids and o not in ctx._dirty:
+            if isinstance(o, Tensor) and id(o) in arg_ids and not any(o is d for d in ctx._dirty):
                 o = o.detach()  # an input returned as is: a new tensor on the same storage
             res.append(o)
         if record:
@@ -213,7 +213,7 @@ class Function(metaclass=_FunctionMeta):
             node.outs = [_Aval(*m) for m in node.out_metas] if len(res) > 1 else None
             for k, o in enumerate(res):
                 if isinstance(o, Tensor) and id(o) not in ctx._non_diff and o._value.dtype.kind in "fc":
-                    if o.grad_fn is None and o._req is False or o in ctx._dirty:
+                    if (o.grad_fn is None and not o._req) or any(o is d for d in ctx._dirty):
                         o.grad_fn = node
                         o._output_nr = k
                     else:

@@ -41,6 +41,8 @@ NAMES = {
     "arcsin": "AsinBackward0", "arccos": "AcosBackward0", "arctan": "AtanBackward0",
     "arctan2": "Atan2Backward0", "arcsinh": "AsinhBackward0", "arccosh": "AcoshBackward0",
     "arctanh": "AtanhBackward0", "rint": "RoundBackward0", "reduce_prod": "ProdBackward0",
+    "expit": "SigmoidBackward0", "log_expit": "LogSigmoidBackward0", "gammaln": "LgammaBackward0",
+    "erfinv": "ErfinvBackward0", "xlogy": "XlogyBackward0",
     "logaddexp": "LogaddexpBackward0", "device_put": "ToCopyBackward0", "safe_mul": "MulBackward0",
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import scipy as _fg_scipy  # noqa: F401  (registers the special-function primitives)
 from ..core import REGISTRY
 from ..primitives import elementwise as ew
 from . import dtypes
@@ -158,9 +159,33 @@ for _t, _p in _UNARY_PRIMS.items():
 for _t, _p in (("atan2", "arctan2"), ("arctan2", "arctan2"), ("hypot", "hypot")):
     _P[_p] = REGISTRY[_p]
     op(_t)(_binary(REGISTRY[_p], _t))
-_composed("sigmoid", "SigmoidBackward0", lambda x: div(1.0, add(exp(neg(x)), 1.0)))
+# special functions: funcgrad.scipy.special's primitives
+_SPECIAL_PRIMS = {"sigmoid": "expit", "erf": "erf", "erfc": "erfc", "erfinv": "erfinv", "lgamma": "gammaln",
+                  "digamma": "digamma", "logsigmoid": "log_expit"}
+for _t, _p in _SPECIAL_PRIMS.items():
+    _P[_p] = REGISTRY[_p]
+    op(_t)(_unary(_p, _t))
 _composed("rsqrt", "RsqrtBackward0", lambda x: div(1.0, sqrt(x)))
 sigmoid = FUNCS["sigmoid"]
+
+
+@op("xlogy")
+def xlogy(input, other):
+    (a, b), npd = promote(float_input(as_t(input)), as_t(other))
+    return _finish(apply(REGISTRY["xlogy"], a, b), npd)
+
+
+@op("softmax")
+def softmax(input, dim, dtype=None):
+    x = float_input(as_t(input)) if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
+    e = exp(sub(x, FUNCS["amax"](x, dim, True).detach()))
+    return name_grad(div(e, FUNCS["sum"](e, dim, True)), "SoftmaxBackward0")
+
+
+@op("log_softmax")
+def log_softmax(input, dim, dtype=None):
+    x = float_input(as_t(input)) if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
+    return name_grad(sub(x, FUNCS["logsumexp"](x, dim, True)), "LogSoftmaxBackward0")
 
 
 @op("relu")
