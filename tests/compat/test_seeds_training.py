@@ -58,7 +58,6 @@ def test_cifar10_style_training_loop_learns():
             running_loss += loss.item()
         losses.append(running_loss / len(trainloader))
     assert losses[-1] < 0.75 * losses[0], losses
-    print(losses)
     with t.no_grad():
         net.eval()
         acc = (net(images).max(1)[1] == labels).float().mean().item()
