@@ -214,3 +214,10 @@ def test_freezing_layers_keeps_them_fixed():
     net(torch.ones(3, 2)).sum().backward()
     opt.step()
     assert net[0].weight.grad is None and torch.equal(net[0].weight, w0)
+
+
+def test_data_parallel_and_unsupported_embedding_options():
+    dp = nn.DataParallel(nn.Linear(2, 1))
+    assert list(dp.state_dict()) == ["module.weight", "module.bias"] and dp(torch.ones(3, 2)).shape == (3, 1)
+    with pytest.raises(ValueError, match="max_norm"):
+        nn.Embedding(3, 2, max_norm=1.0)

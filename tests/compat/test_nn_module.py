@@ -217,3 +217,11 @@ def test_parameter_repr_and_sharing():
         p[0] = 5
     assert t[0].item() == 5
     assert not nn.Parameter(torch.ones(1), requires_grad=False).requires_grad
+
+
+def test_parameter_container_reprs():
+    pl = nn.ParameterList([nn.Parameter(torch.ones(2))])
+    assert repr(pl) == "ParameterList(  (0): Parameter containing: [torch.float32 of size 2])"
+    pd = nn.ParameterDict({"a": nn.Parameter(torch.ones(2, 3))})
+    assert repr(pd) == "ParameterDict(  (a): Parameter containing: [torch.float32 of size 2x3])"
+    assert repr(nn.Embedding(5, 3, padding_idx=0)) == "Embedding(5, 3, padding_idx=0)"

@@ -173,3 +173,16 @@ def test_lr_schedulers(make, expected):
     np.testing.assert_allclose(got, expected, atol=1e-12)
     assert sched.get_last_lr() == [opt.param_groups[0]["lr"]]
     assert sched.state_dict()["last_epoch"] == 5
+
+
+def test_reduce_lr_on_plateau():
+    p = nn.Parameter(torch.ones(1))
+    opt = optim.SGD([p], lr=1.0)
+    sched = optim.lr_scheduler.ReduceLROnPlateau(opt, patience=1, factor=0.5, cooldown=1, min_lr=0.2)
+    lrs = []
+    for metric in [1.0, 0.5, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6]:
+        sched.step(metric)
+        lrs.append(opt.param_groups[0]["lr"])
+    assert lrs == [1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.25, 0.25, 0.25, 0.2]
+    with pytest.raises(ValueError, match="Factor"):
+        optim.lr_scheduler.ReduceLROnPlateau(opt, factor=2)

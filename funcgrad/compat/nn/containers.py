@@ -12,6 +12,10 @@ from .parameter import Parameter
 __all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
 
+def _param_str(p):
+    return f"Parameter containing: [{p.dtype} of size {'x'.join(map(str, p.shape))}]"
+
+
 def _index(idx, n, cls):
     idx = operator.index(idx)
     if not -n <= idx < n:
@@ -229,8 +233,7 @@ class ParameterList(Module):
         return self
 
     def extra_repr(self):
-        return "\n".join(f"({i}): Parameter containing: [{p.type()} of size {'x'.join(map(str, p.shape))}]"
-                         for i, p in enumerate(self))
+        return "\n".join(f"  ({i}): {_param_str(p)}" for i, p in enumerate(self))
 
 
 class ParameterDict(Module):
@@ -279,5 +282,4 @@ class ParameterDict(Module):
             self[k] = v
 
     def extra_repr(self):
-        return "\n".join(f"({k}): Parameter containing: [{p.type()} of size {'x'.join(map(str, p.shape))}]"
-                         for k, p in self.items())
+        return "\n".join(f"  ({k}): {_param_str(p)}" for k, p in self.items())

@@ -111,6 +111,8 @@ class _nullcontext:
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False):
+    if max_norm is not None or sparse:
+        raise ValueError("embedding: max_norm and sparse=True are not supported by funcgrad.compat")
     return _F.embedding(input, weight, padding_idx)
 
 
