@@ -225,3 +225,21 @@ def test_parameter_container_reprs():
     pd = nn.ParameterDict({"a": nn.Parameter(torch.ones(2, 3))})
     assert repr(pd) == "ParameterDict(  (a): Parameter containing: [torch.float32 of size 2x3])"
     assert repr(nn.Embedding(5, 3, padding_idx=0)) == "Embedding(5, 3, padding_idx=0)"
+
+
+def test_to_forms_deepcopy_and_dict_containers():
+    import copy
+
+    m = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+    assert m.to("cpu") is m and m.to(torch.device("cpu")) is m
+    m.to(torch.ones(1, dtype=torch.float64))
+    assert m[0].weight.dtype == torch.float64 and m[1].num_batches_tracked.dtype == torch.int64
+    m.float()
+    m(torch.randn(4, 2)).sum().backward()
+    c = copy.deepcopy(m)
+    assert isinstance(c[0].weight, nn.Parameter) and c[0].weight is not m[0].weight
+    assert torch.equal(c[0].weight, m[0].weight) and c[0].weight.grad is not None
+    md = nn.ModuleDict({"a": nn.Linear(1, 1)})
+    assert "a" in md and isinstance(md.pop("a"), nn.Linear) and len(md) == 0
+    md.update([("b", nn.ReLU())])
+    assert list(md) == ["b"]

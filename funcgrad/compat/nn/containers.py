@@ -146,40 +146,37 @@ class ModuleList(Module):
                                   "(a ModuleList is not callable: iterate over it and call each module)")
 
 
-class ModuleDict(Module):
-    """An ordered dict of Modules, registered as children."""
+class _DictOps:
+    """The dict interface of ModuleDict / ParameterDict over the registry named by ``_store``."""
 
-    def __init__(self, modules=None):
-        super().__init__()
-        if modules is not None:
-            self.update(modules)
+    _store = "_modules"
+
+    def _d(self):
+        return self.__dict__[self._store]
 
     def __getitem__(self, key):
-        return self._modules[key]
-
-    def __setitem__(self, key, module):
-        self.add_module(key, module)
+        return self._d()[key]
 
     def __delitem__(self, key):
-        del self._modules[key]
+        del self._d()[key]
 
     def __len__(self):
-        return len(self._modules)
+        return len(self._d())
 
     def __iter__(self):
-        return iter(self._modules)
+        return iter(self._d())
 
     def __contains__(self, key):
-        return key in self._modules
+        return key in self._d()
 
     def keys(self):
-        return self._modules.keys()
+        return self._d().keys()
 
     def items(self):
-        return self._modules.items()
+        return self._d().items()
 
     def values(self):
-        return self._modules.values()
+        return self._d().values()
 
     def pop(self, key):
         v = self[key]
@@ -187,12 +184,23 @@ class ModuleDict(Module):
         return v
 
     def clear(self):
-        self._modules.clear()
+        self._d().clear()
 
-    def update(self, modules):
-        items = modules.items() if hasattr(modules, "items") else modules
-        for k, m in items:
-            self[k] = m
+    def update(self, values):
+        for k, v in (values.items() if hasattr(values, "items") else values):
+            self[k] = v
+
+
+class ModuleDict(_DictOps, Module):
+    """An ordered dict of Modules, registered as children."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
 
 
 class ParameterList(Module):
@@ -236,50 +244,18 @@ class ParameterList(Module):
         return "\n".join(f"  ({i}): {_param_str(p)}" for i, p in enumerate(self))
 
 
-class ParameterDict(Module):
+class ParameterDict(_DictOps, Module):
     """An ordered dict of Parameters (plain tensors are wrapped in Parameter)."""
+
+    _store = "_parameters"
 
     def __init__(self, parameters=None):
         super().__init__()
         if parameters is not None:
             self.update(parameters)
 
-    def __getitem__(self, key):
-        return self._parameters[key]
-
     def __setitem__(self, key, value):
         self.register_parameter(key, value if isinstance(value, Parameter) else Parameter(value))
-
-    def __delitem__(self, key):
-        del self._parameters[key]
-
-    def __len__(self):
-        return len(self._parameters)
-
-    def __iter__(self):
-        return iter(self._parameters)
-
-    def __contains__(self, key):
-        return key in self._parameters
-
-    def keys(self):
-        return self._parameters.keys()
-
-    def items(self):
-        return self._parameters.items()
-
-    def values(self):
-        return self._parameters.values()
-
-    def pop(self, key):
-        v = self[key]
-        del self[key]
-        return v
-
-    def update(self, parameters):
-        items = parameters.items() if hasattr(parameters, "items") else parameters
-        for k, v in items:
-            self[k] = v
 
     def extra_repr(self):
         return "\n".join(f"  ({k}): {_param_str(p)}" for k, p in self.items())
