@@ -186,3 +186,27 @@ def test_reduce_lr_on_plateau():
     assert lrs == [1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.25, 0.25, 0.25, 0.2]
     with pytest.raises(ValueError, match="Factor"):
         optim.lr_scheduler.ReduceLROnPlateau(opt, factor=2)
+
+
+def test_one_cycle_lr_linear_and_momentum():
+    p = nn.Parameter(torch.ones(1))
+    opt = optim.SGD([p], lr=0.5, momentum=0.9)
+    sched = optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=10, pct_start=0.3, anneal_strategy="linear",
+                                          div_factor=10, final_div_factor=100)
+    lrs, moms = [], []
+    for _ in range(10):
+        lrs.append(opt.param_groups[0]["lr"])
+        moms.append(opt.param_groups[0]["momentum"])
+        opt.step()
+        sched.step()
+    expected = [0.1, 0.55, 1.0] + [1 + (0.001 - 1) * (k - 2) / 7 for k in range(3, 10)]
+    np.testing.assert_allclose(lrs, expected, rtol=1e-12)
+    np.testing.assert_allclose(moms[:3], [0.95, 0.9, 0.85])
+    np.testing.assert_allclose(moms[-1], 0.95)
+    with pytest.raises(ValueError, match="Tried to step 11 times"):
+        sched.step()
+    adam = optim.Adam([p], lr=0.1)
+    optim.lr_scheduler.OneCycleLR(adam, max_lr=0.1, epochs=2, steps_per_epoch=5)
+    assert adam.param_groups[0]["betas"] == (0.95, 0.999)
+    with pytest.raises(ValueError, match="momentum or beta1"):
+        optim.lr_scheduler.OneCycleLR(optim.Adagrad([p]), max_lr=0.1, total_steps=5)
