@@ -9,7 +9,7 @@ storage, so the sharing survives a round trip.
 
 ``load`` defaults to ``weights_only=True``: the payload is read by an
 unpickler whose ``find_class`` allows only plain containers (OrderedDict,
-set, ...), Size, and classes registered with :func:`add_safe_globals`;
+set, ...), Size, dtypes, devices, and classes registered with :func:`add_safe_globals`;
 anything else (a pickled Module, ``os.system``) raises
 ``pickle.UnpicklingError`` before any of it runs.  Writes to a path are
 atomic: a temporary file in the same folder, then ``os.replace``.
@@ -36,7 +36,7 @@ MAGIC = b"FUNCGRAD-COMPAT-SAVE 1\n"
 _SAFE = {
     ("collections", "OrderedDict"), ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "slice"),
     ("builtins", "complex"), ("builtins", "bytearray"), ("builtins", "range"),
-    ("funcgrad.compat.tensor", "Size"),
+    ("funcgrad.compat.tensor", "Size"), ("funcgrad.compat.dtypes", "as_dtype"), ("funcgrad.compat.device", "device"),
 }
 _USER_SAFE: dict = {}
 

@@ -210,3 +210,28 @@ def test_one_cycle_lr_linear_and_momentum():
     assert adam.param_groups[0]["betas"] == (0.95, 0.999)
     with pytest.raises(ValueError, match="momentum or beta1"):
         optim.lr_scheduler.OneCycleLR(optim.Adagrad([p]), max_lr=0.1, total_steps=5)
+
+
+def test_lbfgs_solves_a_quadratic_and_keeps_state():
+    a = np.array([[3.0, 1.0, 0.0], [1.0, 2.0, 0.5], [0.0, 0.5, 1.0]])
+    b = np.array([1.0, -2.0, 0.5])
+    x = nn.Parameter(torch.zeros(3, dtype=torch.float64))
+    at, bt = torch.from_numpy(a), torch.from_numpy(b)
+    opt = optim.LBFGS([x], lr=1, max_iter=50, history_size=10)
+
+    def closure():
+        opt.zero_grad()
+        loss = 0.5 * x.dot(at.mv(x)) - bt.dot(x)
+        loss.backward()
+        return loss
+
+    first = opt.step(closure)
+    assert first.item() == 0.0
+    np.testing.assert_allclose(x.detach().numpy(), np.linalg.solve(a, b), rtol=1e-5)
+    st = opt.state[x]
+    assert 1 < st["n_iter"] < 50 and st["n_iter"] <= st["func_evals"] <= st["n_iter"] + 1
+    assert len(st["old_dirs"]) <= 10
+    with pytest.raises(ValueError, match="line_search_fn"):
+        optim.LBFGS([x], line_search_fn="strong_wolfe")
+    with pytest.raises(ValueError, match="parameter groups"):
+        optim.LBFGS([{"params": [x]}, {"params": [nn.Parameter(torch.ones(1))]}])

@@ -111,8 +111,22 @@ def test_malicious_pickle_executes_nothing(tmp_path):
 
 
 def test_add_safe_globals_and_corrupt_file(tmp_path):
-    torch.save({"v": torch.Size([2, 3])}, tmp_path / "s.pth")
-    assert torch.load(tmp_path / "s.pth")["v"] == (2, 3)
+    torch.save({"v": torch.Size([2, 3]), "dt": torch.float16, "dev": torch.device("cpu")}, tmp_path / "s.pth")
+    back = torch.load(tmp_path / "s.pth")
+    assert back["v"] == (2, 3) and back["dt"] is torch.float16 and back["dev"] == torch.device("cpu")
+
+    class Config:
+        pass
+
+    Config.__module__, Config.__qualname__ = __name__, "Config"
+    globals()["Config"] = Config
+    cfg = Config()
+    cfg.lr = 0.5
+    torch.save(cfg, tmp_path / "c.pth")
+    with pytest.raises(pickle.UnpicklingError, match="add_safe_globals"):
+        torch.load(tmp_path / "c.pth")
+    torch.serialization.add_safe_globals([Config])
+    assert torch.load(tmp_path / "c.pth").lr == 0.5
     (tmp_path / "bad.pth").write_bytes(b"FUNCGRAD-COMPAT-SAVE 1\n" + b"garbage")
     with pytest.raises(pickle.UnpicklingError, match="corrupt"):
         torch.load(tmp_path / "bad.pth")
