@@ -1,7 +1,6 @@
 """compat nn layers, losses, functional, init, utils (PyTorch's behaviours and defaults)."""
 
 import math
-import warnings
 
 import numpy as np
 import pytest

@@ -3,7 +3,6 @@
 import warnings
 from collections import OrderedDict
 
-import numpy as np
 import pytest
 
 import funcgrad.compat as t

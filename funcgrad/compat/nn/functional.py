@@ -19,7 +19,6 @@ from ...nn.functional import (  # noqa: F401
     relu6, silu, smooth_l1_loss as _smooth_l1, softplus,
 )
 from ..grad_mode import no_grad
-from ..tensor import Tensor
 
 __all__ = [
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv3d",
@@ -95,18 +94,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     else:
         keep = rand(tuple(input.shape), dtype=input.dtype, device=input.device) >= p
         out = input * keep * (1.0 / (1.0 - p))
-    if inplace:
-        with no_grad() if input.is_leaf and not input.requires_grad else _nullcontext():
-            return input.copy_(out)
-    return out
-
-
-class _nullcontext:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
+    return input.copy_(out) if inplace else out
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
@@ -245,7 +233,3 @@ def pad(input, pad, mode="constant", value=None):
     for i in range(len(pad) // 2):
         widths[input.dim() - 1 - i] = (pad[2 * i], pad[2 * i + 1])
     return fnp.pad(input, widths, constant_values=0.0 if value is None else value)
-
-
-def _is_tensor(x):
-    return isinstance(x, Tensor)

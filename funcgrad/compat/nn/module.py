@@ -294,7 +294,8 @@ class Module:
             else:
                 device = a
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
-            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}")
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                            f"dtype={dtype}")
 
         def convert(t):
             if t.is_floating_point() or t.is_complex():
@@ -375,7 +376,7 @@ class Module:
                 m.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
         return destination
 
-    def _load_own(self, state_dict, prefix, strict, assign, missing, errors):
+    def _load_own(self, state_dict, prefix, assign, missing, errors):
         local = [(n, p) for n, p in self._parameters.items() if p is not None]
         local += [(n, b) for n, b in self._buffers.items()
                   if b is not None and n not in self._non_persistent_buffers_set]
@@ -413,16 +414,18 @@ class Module:
         missing, errors, expected = [], [], set()
         for prefix_name, m in self.named_modules(remove_duplicate=False):
             prefix = prefix_name + "." if prefix_name else ""
-            m._load_own(state_dict, prefix, strict, assign, missing, errors)
+            m._load_own(state_dict, prefix, assign, missing, errors)
             expected.update(prefix + n for n, p in m._parameters.items() if p is not None)
             expected.update(prefix + n for n, b in m._buffers.items()
                             if b is not None and n not in m._non_persistent_buffers_set)
         unexpected = [k for k in state_dict if k not in expected]
         if strict:
             if unexpected:
-                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
+                keys = ", ".join(f'"{k}"' for k in unexpected)
+                errors.insert(0, f"Unexpected key(s) in state_dict: {keys}. ")
             if missing:
-                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+                keys = ", ".join(f'"{k}"' for k in missing)
+                errors.insert(0, f"Missing key(s) in state_dict: {keys}. ")
         if errors:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
                 type(self).__name__, "\n\t".join(errors)))
