@@ -76,7 +76,10 @@ def test_batchnorm_cumulative_average_and_batch_of_one():
 
 def test_layernorm_dropout_embedding_relu_inplace():
     ln = nn.LayerNorm(4)
-    assert repr(ln) == "LayerNorm((4,), eps=1e-05, elementwise_affine=True)"
+    assert repr(ln) == "LayerNorm((4,), eps=1e-05, elementwise_affine=True, bias=True)"
+    assert repr(nn.LayerNorm(3, elementwise_affine=False)).endswith("elementwise_affine=False, bias=False)")
+    bn = nn.BatchNorm1d(3, bias=False)
+    assert [n for n, _ in bn.named_parameters()] == ["weight"] and "affine=True, bias=False" in repr(bn)
     y = ln(torch.randn(3, 4)).detach().numpy()
     np.testing.assert_allclose(y.mean(-1), 0, atol=1e-6)
     torch.manual_seed(0)

@@ -141,7 +141,7 @@ def test_repr_matches_pytorch():
     assert repr(net) == (
         "Sequential(\n"
         "  (conv1): Conv2d(3, 3, kernel_size=(3, 3), stride=(1, 1))\n"
-        "  (bn1): BatchNorm2d(3, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)\n"
+        "  (bn1): BatchNorm2d(3, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)\n"
         "  (relu1): ReLU()\n"
         "  (pool): MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)\n"
         ")")

@@ -48,11 +48,9 @@ class Adam(Optimizer):
     _state_cls = _rules.AdamState
     _decoupled = False
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=None, amsgrad=False, *,
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):
-        if weight_decay is None:
-            weight_decay = 1e-2 if self._decoupled else 0.0
         _check(lr >= 0.0, f"Invalid learning rate: {lr}")
         _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
         _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
@@ -72,6 +70,11 @@ class AdamW(Adam):
     """Adam with decoupled weight decay (``p *= 1 - lr * weight_decay``), default 1e-2."""
 
     _decoupled = True
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused)
 
 
 class RMSprop(Optimizer):
