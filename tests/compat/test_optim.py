@@ -235,3 +235,11 @@ def test_lbfgs_solves_a_quadratic_and_keeps_state():
         optim.LBFGS([x], line_search_fn="strong_wolfe")
     with pytest.raises(ValueError, match="parameter groups"):
         optim.LBFGS([{"params": [x]}, {"params": [nn.Parameter(torch.ones(1))]}])
+
+
+def test_named_parameters_are_accepted():
+    m = nn.Linear(2, 1)
+    opt = optim.SGD(m.named_parameters(), lr=0.1)
+    assert opt.param_groups[0]["param_names"] == ["weight", "bias"]
+    assert opt.param_groups[0]["params"][0] is m.weight
+    assert opt.state_dict()["param_groups"][0]["param_names"] == ["weight", "bias"]
