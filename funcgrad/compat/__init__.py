@@ -13,13 +13,13 @@ import math as _math
 
 from . import dtypes as _dtypes
 from . import graph as _graph  # noqa: F401  (installs the compat trace)
-from . import creation as _creation
 from ._dispatch import FUNCS as _FUNCS, METHODS as _METHODS
 from . import ops_elementwise, ops_shape, ops_index, ops_convert, ops_reduce, ops_linalg, ops_rounding  # noqa: F401
 from . import inplace_methods as _inplace_methods  # noqa: F401
 from .creation import *  # noqa: F401,F403
 from .creation import LEGACY as _LEGACY
-from .device import device
+from .creation import manual_seed as _creation_manual_seed
+from .device import device  # noqa: F401
 from .dtypes import (  # noqa: F401
     bfloat16, bool, cdouble, cfloat, complex64, complex128, double, dtype, float, float16, float32, float64,
     get_default_dtype, half, int, int8, int16, int32, int64, long, short, uint8, promote_types, can_cast,
@@ -28,8 +28,8 @@ from .grad_mode import (  # noqa: F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,
 )
 from .printing import set_printoptions  # noqa: F401
-from .tensor import Size, Tensor
-from . import autograd  # noqa: E402
+from .tensor import Size, Tensor  # noqa: F401
+from . import autograd  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import nn, optim, utils  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
@@ -123,12 +123,12 @@ class _Cuda:
 
     @staticmethod
     def manual_seed(s):
-        manual_seed(s)
+        _creation_manual_seed(s)
 
     manual_seed_all = manual_seed
 
     @staticmethod
-    def synchronize(device=None):
+    def synchronize(device=None):  # noqa: F811
         pass
 
 

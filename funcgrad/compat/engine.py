@@ -317,8 +317,8 @@ def _accumulate(v, g, create_graph):
     g = _as_grad(g, create_graph)
     old = v._grad
     if old is None:
-        if not create_graph:
-            g = wrap(np.array(g._value, copy=True) if not g._value.flags.owndata else g._value)
+        if not create_graph:  # a private buffer: the flowing one may be the user's gradient or a hook's
+            g = wrap(np.array(g._value, copy=True))
         v._grad = g
     elif create_graph or old.grad_fn is not None or g.grad_fn is not None:
         v._grad = old + g

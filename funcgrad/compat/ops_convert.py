@@ -135,7 +135,13 @@ def _random_(sample):
 
 METHODS["normal_"] = _random_(lambda r, shape, mean=0.0, std=1.0: mean + std * r.standard_normal(shape))
 METHODS["uniform_"] = _random_(lambda r, shape, a=0.0, b=1.0, **kw: r.uniform(kw.get("from", a), kw.get("to", b), shape))
-METHODS["random_"] = _random_(lambda r, shape, a=0, b=None, **kw: r.integers(0 if b is None else a, 2**24 if a == 0 and b is None else (a if b is None else b), shape))
+def _random_ints(r, shape, a=None, b=None, **kw):
+    """random_(): [0, 2**24) by default, random_(to): [0, to), random_(from, to): [from, to)."""
+    low, high = (0, 2**24) if a is None else ((0, a) if b is None else (a, b))
+    return r.integers(low, high, shape)
+
+
+METHODS["random_"] = _random_(_random_ints)
 METHODS["exponential_"] = _random_(lambda r, shape, lambd=1.0: r.exponential(1.0 / lambd, shape))
 METHODS["bernoulli_"] = _random_(lambda r, shape, p=0.5: r.random(shape) < (p._value if isinstance(p, Tensor) else p))
 METHODS["geometric_"] = _random_(lambda r, shape, p: r.geometric(p, shape))

@@ -10,7 +10,7 @@ from ..primitives import elementwise as ew
 from . import dtypes
 from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote
 from .graph import record
-from .tensor import TENSOR_TYPES, Tensor, wrap
+from .tensor import Tensor, wrap
 
 _new = object.__new__
 _NO_PARAMS = {}  # shared by parameterless ops (never mutated)
@@ -81,24 +81,13 @@ def div(input, other, *, rounding_mode=None, out=None):
     if rounding_mode == "floor":
         return floor_divide(input, other)
     if rounding_mode == "trunc":
-        if npd.kind in "iu":
-            return floor_divide(input, other) if _same_sign(input, other) else _trunc_int(input, other)
+        if npd.kind in "biu":
+            from .ops_rounding import _int_zero_check  # noqa: PLC0415
+
+            _int_zero_check(npd, other)
+            return cast(trunc(div(input, other)), npd)
         return trunc(div(input, other))
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
-
-
-def _same_sign(a, b):
-    av = a._value if isinstance(a, Tensor) else a
-    bv = b._value if isinstance(b, Tensor) else b
-    return bool(np.all((np.asarray(av) >= 0) == (np.asarray(bv) >= 0)))
-
-
-def _trunc_int(a, b):
-    av = a._value if isinstance(a, Tensor) else np.asarray(a)
-    bv = b._value if isinstance(b, Tensor) else np.asarray(b)
-    if np.any(bv == 0):
-        raise RuntimeError("ZeroDivisionError")
-    return wrap(np.asarray(np.trunc(av / bv)).astype(dtypes.result_np(a, b)))
 
 
 @op("pow")

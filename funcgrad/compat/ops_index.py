@@ -95,7 +95,7 @@ def _check_index(input, dim, index, what):
     if index._value.dtype.kind not in "iu":
         raise RuntimeError(f"{what}(): Expected dtype int64 for index")
     if index._value.ndim != input._value.ndim and input._value.ndim:
-        raise RuntimeError(f"Index tensor must have the same number of dimensions as input tensor")
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
 
 
 @op("gather")

@@ -37,7 +37,7 @@ def _shp(t):
 @op("mm")
 def mm(input, mat2, *, out=None):
     if input.dim() != 2 or mat2.dim() != 2:
-        raise RuntimeError(f"self must be a matrix" if input.dim() != 2 else "mat2 must be a matrix")
+        raise RuntimeError("self must be a matrix" if input.dim() != 2 else "mat2 must be a matrix")
     if input.shape[1] != mat2.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shp(input)} and {_shp(mat2)})")
     if input._value.dtype != mat2._value.dtype:
@@ -48,7 +48,7 @@ def mm(input, mat2, *, out=None):
 @op("bmm")
 def bmm(input, mat2, *, out=None):
     if input.dim() != 3 or mat2.dim() != 3:
-        raise RuntimeError(f"batch1 must be a 3D tensor" if input.dim() != 3 else "batch2 must be a 3D tensor")
+        raise RuntimeError("batch1 must be a 3D tensor" if input.dim() != 3 else "batch2 must be a 3D tensor")
     if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{input.shape[0]}, "
                            f"{input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")

@@ -14,9 +14,9 @@ from ..primitives import shape as sh
 from ..primitives.elementwise import convert_p
 from ..primitives.index import getitem_p
 from . import dtypes
-from ._dispatch import METHODS, apply, ints, method, name_grad, norm_dim, op
+from ._dispatch import apply, ints, method, name_grad, norm_dim, op
 from .graph import link_view, record
-from .tensor import Size, Tensor, _dim, wrap
+from .tensor import _dim, wrap
 
 
 def _view(prim, x, name, **params):
@@ -342,9 +342,6 @@ def unbind(input, dim=0):
 @op("flip")
 def flip(input, dims):
     dims = [dims] if isinstance(dims, int) else list(dims)
-    tpl = [slice(None)] * input._value.ndim
-    for d in dims:
-        tpl[_dim(d, input._value.ndim)] = np.arange(input._value.shape[_dim(d, input._value.ndim)])[::-1].copy()
     from ..primitives.index import parse_index  # noqa: PLC0415
 
     r = input

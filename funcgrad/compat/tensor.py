@@ -20,7 +20,6 @@ import numpy as np
 from .. import backend
 from ..core import Tracer
 from . import dtypes
-from .grad_mode import STATE
 
 __all__ = ["Tensor", "TENSOR_TYPES", "wrap", "Size"]
 
@@ -182,6 +181,21 @@ class Tensor(Tracer):
         return self
 
     @property
+    def volatile(self):
+        """Removed in PyTorch 0.4: always False (with a warning)."""
+        import warnings  # noqa: PLC0415
+
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value):
+        import warnings  # noqa: PLC0415
+
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                      UserWarning, stacklevel=2)
+
+    @property
     def is_leaf(self):
         return self.grad_fn is None
 
@@ -310,7 +324,7 @@ class Tensor(Tracer):
 
     def __bool__(self):
         if self._value.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._value.item())
 
     def __float__(self):
@@ -405,7 +419,3 @@ def _lowest(buf):
         if s < 0 and n > 0:
             a += (n - 1) * s
     return a
-
-
-def grad_enabled():
-    return STATE.enabled

@@ -316,3 +316,24 @@ def test_funcgrad_numpy_functions_accept_tensors():
     assert isinstance(y, torch.Tensor)
     y.backward()
     np.testing.assert_allclose(x.grad.numpy(), np.cos([1.0, 2.0]) * [1.0, 2.0] + np.sin([1.0, 2.0]), rtol=1e-6)
+
+
+def test_functional_transforms_see_through_tensors():
+    """The compat trace is level 0, below fg.grad: the derivative of a function of a
+    Tensor is a Tensor, still connected to compat's graph."""
+    import funcgrad as fg
+    import funcgrad.numpy as fnp
+
+    w = torch.tensor([3.0, 4.0], dtype=torch.float64, requires_grad=True)
+    h = fg.grad(lambda a: fnp.sum(a * a * w))(fg.asarray([1.0, 2.0]))
+    assert isinstance(h, torch.Tensor) and h.tolist() == [6.0, 16.0]
+    h.sum().backward()  # d/dw of sum(2 a w) = 2 a
+    assert w.grad.tolist() == [2.0, 4.0]
+
+
+def test_accumulated_grad_never_aliases_the_given_gradient():
+    x = torch.ones(2, requires_grad=True)
+    g = torch.tensor([1.0, 2.0])
+    (x + 1).backward(g)
+    (x + 1).backward(g)
+    assert x.grad.tolist() == [2.0, 4.0] and g.tolist() == [1.0, 2.0]

@@ -353,6 +353,10 @@ def test_volatile_and_data():
     with pytest.warns(UserWarning, match="volatile"):
         v = t.autograd.Variable(x, volatile=True)
     assert not (v * 2).requires_grad
+    with pytest.warns(UserWarning, match="volatile was removed"):
+        assert x.volatile is False
+    with pytest.warns(UserWarning, match="no_grad"):
+        x.volatile = True
     d = x.data
     d.mul_(3)  # not tracked
     assert x.tolist() == [3.0, 3.0] and x.requires_grad

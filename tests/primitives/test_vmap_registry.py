@@ -17,7 +17,10 @@ from .spec import ALL_SPECS
 
 
 def _example(host, k):
-    """Example k of a batch: the drawn values rolled by k (keeps each spec's value domain)."""
+    """Example k of a batch: float values scaled by 1 + k/100 (which keeps each spec's value
+    domain: signs, nonsingular matrices, no ties), other values rolled by k."""
+    if host.dtype.kind == "f":
+        return host * (1 + 0.01 * k)
     return np.roll(host.ravel(), k).reshape(host.shape) if host.size else host
 
 

@@ -56,7 +56,6 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """Forward-mode product by the double-vjp trick: d/du <vjp(u), v>."""
-    single_in = isinstance(inputs, Tensor)
     xs = _prep(inputs, True)
     out = func(*xs)
     outs = _tup(out)
