@@ -6,6 +6,10 @@
 
 The reference is a hand-written numpy step (im2col via stride tricks for the
 convolutions, the same BLAS calls); budgets: MLP <= 1.15x, LeNet <= 1.3x.
+Before timing, the funcgrad step is checked against the reference (same loss,
+same updated parameters).  On a shared machine, run with
+``OPENBLAS_NUM_THREADS=1`` (both sides use the same BLAS): multithreaded BLAS
+on busy cores makes every figure noise.
 """
 
 from __future__ import annotations

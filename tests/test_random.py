@@ -103,3 +103,16 @@ def test_errors():
         fr.normal(fr.key(0), (-1,))
     assert fr.normal(fr.key(0), (0, 3)).shape == (0, 3)
     assert fr.normal(fr.key(0)).shape == ()
+
+
+def test_every_sampler_runs_on_every_backend(device):
+    k = fr.key(3)
+    outs = [fr.uniform(k, (3,)), fr.normal(k, (3,), np.float32), fr.bernoulli(k, 0.5, (3,)),
+            fr.randint(k, (3,), 0, 4), fr.permutation(k, 4), fr.categorical(k, fnp.zeros((2, 3))),
+            fr.choice(k, 5, (2,), replace=False), fr.truncated_normal(k, -1, 1, (3,)), fr.gumbel(k, (2,)),
+            fr.exponential(k, (2,)), fr.bits(k, (2,), np.uint64), fr.fold_in(k, 7)]
+    for o in outs:
+        assert str(o.device).startswith(device)
+    # identical values across backends
+    np.testing.assert_array_equal(fr_host(fr.randint(k, (5,), 0, 100)),
+                                  np.asarray(fg.device_put(fr.randint(fr.key(3, device="cpu"), (5,), 0, 100), "cpu")))

@@ -14,6 +14,7 @@ from .. import numpy as fnp
 from .. import random as _random
 from ..core import Array, Tracer
 from ..primitives.dense import dense
+from ..primitives.special import erf
 from ..transforms import stop_gradient
 
 __all__ = [
@@ -35,7 +36,9 @@ def linear(input, weight, bias=None):
     if weight.ndim not in (1, 2) or input.shape[-1:] != weight.shape[-1:]:
         raise ValueError(f"linear: input {tuple(input.shape)} and weight {tuple(weight.shape)} do not match "
                          "(weight is (out_features, in_features); input's last axis is in_features)")
-    y = dense(input, weight) if weight.ndim == 2 and input.ndim >= 1 else fnp.matmul(input, weight)
+    if weight.ndim == 2 and (bias is None or tuple(bias.shape) == weight.shape[:1]):
+        return dense(input, weight, bias)
+    y = fnp.matmul(input, weight.T if weight.ndim == 2 else weight)
     return y if bias is None else y + bias
 
 
@@ -67,13 +70,6 @@ def elu(x, alpha=1.0):
     return fnp.where(x > 0, x, alpha * fnp.expm1(neg))
 
 
-def _erf(x):
-    erf = getattr(fnp, "erf", None)
-    if erf is None:
-        from ..scipy.special import erf  # noqa: PLC0415
-    return erf(x)
-
-
 def gelu(x, approximate="none"):
     """x * Phi(x); ``approximate='tanh'``: PyTorch's tanh approximation."""
     x = _arr(x)
@@ -82,7 +78,7 @@ def gelu(x, approximate="none"):
         return 0.5 * x * (1.0 + fnp.tanh(c * (x + 0.044715 * x * x * x)))
     if approximate != "none":
         raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
-    return 0.5 * x * (1.0 + _erf(x * (1.0 / math.sqrt(2.0))))
+    return 0.5 * x * (1.0 + erf(x * (1.0 / math.sqrt(2.0))))
 
 
 def sigmoid(x):
@@ -123,7 +119,7 @@ def softmax(x, axis=-1, *, dim=None):
     """exp(x) / sum(exp(x)) along ``axis``, shifted by the max (finite for |x| ~ 1e308)."""
     x = _arr(x)
     axis = _axis(axis, dim)
-    e = fnp.exp(x - stop_gradient(fnp.max(x, axis=axis, keepdims=True)))
+    e = fnp.exp(x - fnp.max(stop_gradient(x), axis=axis, keepdims=True))
     return e / fnp.sum(e, axis=axis, keepdims=True)
 
 
@@ -131,7 +127,7 @@ def log_softmax(x, axis=-1, *, dim=None):
     """x - logsumexp(x) along ``axis``, stable for any magnitude."""
     x = _arr(x)
     axis = _axis(axis, dim)
-    shifted = x - stop_gradient(fnp.max(x, axis=axis, keepdims=True))
+    shifted = x - fnp.max(stop_gradient(x), axis=axis, keepdims=True)  # a constant shift
     return shifted - fnp.log(fnp.sum(fnp.exp(shifted), axis=axis, keepdims=True))
 
 

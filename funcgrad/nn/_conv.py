@@ -14,9 +14,10 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core import Array, Tracer
-from ..primitives.conv import fold, unfold
+from ..primitives.conv import fold, unfold, window_out_sizes
 from ..primitives.dense import dense
 from ..primitives.linalg import matmul
+from ..primitives.pool import max_pool
 from ..primitives.shape import reshape, swap_last_two, transpose
 
 __all__ = [
@@ -82,13 +83,17 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, nd, fname):
         )
     if bias is not None and tuple(bias.shape) != (o,):
         raise ValueError(f"{fname}: bias must have shape ({o},), got {tuple(bias.shape)}")
+    if any(size < 1 for size in window_out_sizes(x.shape[2:], kernel, stride, pad, dilation)):
+        raise ValueError(f"{fname}: the kernel {kernel} (dilation {dilation}) is larger than the input "
+                         f"{tuple(x.shape[2:])} padded by {tuple(p[0] for p in pad)}")
     unf = unfold(x, kernel, stride, pad, dilation)  # (N, C, *out, *kernel): a view
     out = tuple(unf.shape[2:2 + nd])
     p, kk = math.prod(out), math.prod(kernel)
     sp, kp = tuple(range(2, 2 + nd)), tuple(range(2 + nd, 2 + 2 * nd))
     if g == 1:
         cols = reshape(transpose(unf, (0,) + sp + (1,) + kp), (n * p, c * kk))  # the im2col copy
-        y = dense(cols, reshape(weight, (o, c * kk)))  # (N*P, O)
+        y = dense(cols, reshape(weight, (o, c * kk)), bias)  # (N*P, O), bias added in place
+        bias = None
         y = transpose(reshape(y, (n,) + out + (o,)), (0, nd + 1) + tuple(range(1, nd + 1)))
     else:
         u = reshape(unf, (n, g, cg) + tuple(unf.shape[2:]))
@@ -212,18 +217,18 @@ def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode, nd, fname):
         raise TypeError(f"{fname}: expected a floating-point input, got {x.dtype}")
     kernel, stride, pads, dilation, _ = _pool_geometry(x, kernel_size, stride, padding, dilation,
                                                        ceil_mode, nd, fname)
-    unf = unfold(x, kernel, stride, pads, dilation, pad_value=-np.inf)
-    y = fnp.max(unf, axis=tuple(range(-nd, 0)))
+    y = max_pool(x, kernel, stride, pads, dilation)
     return reshape(y, tuple(y.shape[1:])) if unbatched else y
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
-    """Max over sliding windows of (N, C, L); gradients split evenly among tied maxima."""
+    """Max over sliding windows of (N, C, L); gradients go to each window's first maximum."""
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, 1, "max_pool1d")
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
-    """Max over sliding windows of (N, C, H, W) (padding counts as -inf, as PyTorch)."""
+    """Max over sliding windows of (N, C, H, W) (padding counts as -inf; gradients go to each
+    window's first maximum, as PyTorch)."""
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, 2, "max_pool2d")
 
 

@@ -66,13 +66,16 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
 
 
 def _class_last(x):
-    """(N, C, d1, ...) -> (N*d1*..., C); (C,) -> (1, C)."""
+    """(N, C, d1, ...) -> (N*d1*..., C); (N, C) as it is; (C,) -> (1, C)."""
+    if x.ndim == 2:
+        return x
     if x.ndim == 1:
         return fnp.reshape(x, (1, -1))
     return fnp.reshape(fnp.moveaxis(x, 1, -1), (-1, x.shape[1]))
 
 
 def _check_targets(target, logp, ignore_index, fname):
+    """Validate class-index targets; -> how many are not ignored (None if not concrete)."""
     if target.dtype.kind not in "iu":
         raise TypeError(f"{fname}: class-index targets must be integers, got {target.dtype} "
                         "(pass class probabilities with the input's shape instead)")
@@ -80,31 +83,51 @@ def _check_targets(target, logp, ignore_index, fname):
     if tuple(target.shape) != expect:
         raise ValueError(f"{fname}: expected target of shape {expect} for input {tuple(logp.shape)}, "
                          f"got {tuple(target.shape)}")
-    if not isinstance(target, Tracer) and target.size:
-        valid = fnp.where(target == ignore_index, 0, target)
-        lo, hi = int(fnp.min(valid)), int(fnp.max(valid))
+    if isinstance(target, Tracer):
+        return None
+    tb = target._value  # checked on the buffer directly: no graph, no per-op dispatch
+    kept = tb[tb != ignore_index]
+    n = int(kept.size)
+    if n:
+        lo, hi = int(kept.min()), int(kept.max())
         c = logp.shape[1] if logp.ndim > 1 else logp.shape[0]
         if lo < 0 or hi >= c:
             raise IndexError(f"{fname}: Target {lo if lo < 0 else hi} is out of bounds for {c} classes")
+    return n
 
 
 def _nll(logp, target, weight, ignore_index, reduction, fname):
-    """Weighted negative log-likelihood of class indices, with PyTorch's weighted mean."""
-    _check_targets(target, logp, ignore_index, fname)
+    """Weighted negative log-likelihood of class indices, with PyTorch's weighted mean.
+
+    -> (loss, keep, denom): ``keep`` the float mask of non-ignored targets (None when
+    all are kept), ``denom`` the mean's denominator (the summed weights of kept targets).
+    """
+    if reduction not in ("none", "sum", "mean"):
+        raise ValueError(f"{fname}: {reduction!r} is not a valid value for reduction (use 'none', 'mean' or 'sum')")
+    n_kept = _check_targets(target, logp, ignore_index, fname)
     flat = _class_last(logp)
-    t = fnp.reshape(target, (-1,))
-    keep = t != ignore_index
-    safe_t = fnp.where(keep, t, 0)
-    picked = flat[fnp.arange(flat.shape[0], device=flat.device), safe_t]
-    w = fnp.astype(keep, flat.dtype) if weight is None else fnp.where(keep, weight[safe_t], 0)
-    loss = -(w * picked)
+    m = flat.shape[0]
+    t = fnp.reshape(target, (m,))
+    keep = None
+    if n_kept != m:
+        mask = t != ignore_index
+        keep = fnp.astype(mask, flat.dtype)
+        t = fnp.where(mask, t, 0)
+    picked = flat[fnp.arange(m, device=flat.device), t]
+    w = keep
+    if weight is not None:
+        w = weight[t] if keep is None else weight[t] * keep
+    loss = -picked if w is None else -(w * picked)
     if reduction == "none":
-        return fnp.reshape(loss, tuple(target.shape)), w
-    if reduction == "sum":
-        return fnp.sum(loss), w
-    if reduction == "mean":
-        return fnp.sum(loss) / fnp.sum(w), w
-    raise ValueError(f"{fname}: {reduction!r} is not a valid value for reduction (use 'none', 'mean' or 'sum')")
+        return fnp.reshape(loss, tuple(target.shape)), keep, None
+    total = fnp.sum(loss)
+    if w is None:
+        denom = m
+    elif weight is None and n_kept is not None:
+        denom = n_kept
+    else:
+        denom = fnp.sum(w)
+    return (total if reduction == "sum" else total / denom), keep, denom
 
 
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
@@ -139,20 +162,26 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         if reduction == "mean":
             return fnp.sum(loss) / (input.size // c) if input.size else fnp.sum(loss) / 0.0
         return _reduce(loss, reduction, "cross_entropy")
-    nll, w = _nll(logp, target, weight, ignore_index, reduction, "cross_entropy")
+    nll, keep, denom = _nll(logp, target, weight, ignore_index, reduction, "cross_entropy")
     if label_smoothing == 0:
         return nll
-    keep = fnp.reshape(target, (-1,)) != ignore_index
     flat = _class_last(logp)
     smooth = -fnp.sum(flat if weight is None else flat * weight, axis=-1)
-    smooth = fnp.where(keep, smooth, 0)
+    if keep is not None:
+        smooth = smooth * keep
     if reduction == "none":
         smooth = fnp.reshape(smooth, tuple(target.shape))
     elif reduction == "sum":
         smooth = fnp.sum(smooth)
     else:
-        smooth = fnp.sum(smooth) / fnp.sum(w)
+        smooth = fnp.sum(smooth) / denom
     return (1 - label_smoothing) * nll + smooth * (label_smoothing / c)
+
+
+def _clamped_log(p):
+    """max(log(p), -100), without evaluating log(0) (no warning, finite gradients)."""
+    pos = p > 0
+    return fnp.where(pos, fnp.maximum(fnp.log(fnp.where(pos, p, 1.0)), -100.0), -100.0)
 
 
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
@@ -164,8 +193,8 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     if not isinstance(input, Tracer) and input.size:
         if float(fnp.min(input)) < 0 or float(fnp.max(input)) > 1:
             raise ValueError("binary_cross_entropy: all elements of input should be between 0 and 1")
-    log_x = fnp.maximum(fnp.log(input), -100.0)
-    log_1mx = fnp.maximum(fnp.log1p(-input), -100.0)
+    log_x = _clamped_log(input)
+    log_1mx = _clamped_log(1 - input)
     loss = -(target * log_x + (1 - target) * log_1mx)
     if weight is not None:
         loss = loss * weight

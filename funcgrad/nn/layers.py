@@ -73,13 +73,18 @@ class _ConvNd(Module):
         if in_channels % groups or out_channels % groups:
             raise ValueError(f"{name}: in_channels ({in_channels}) and out_channels ({out_channels}) "
                              f"must be divisible by groups ({groups})")
-        kernel = (kernel_size,) * nd if isinstance(kernel_size, int) else tuple(kernel_size)
+        kernel = (int(kernel_size),) * nd if isinstance(kernel_size, (int, np.integer)) else tuple(kernel_size)
+        if len(kernel) != nd:
+            raise ValueError(f"{name}: kernel_size must be an int or {nd} ints, got {kernel_size!r}")
         kw, kb = _random.split(_require_key(key, name))
         fan_in = in_channels // groups * math.prod(kernel)
         self.weight = _default_uniform(kw, (out_channels, in_channels // groups) + kernel, fan_in, dtype)
         self.bias = _default_uniform(kb, (out_channels,), fan_in, dtype) if bias else None
-        self.stride, self.dilation, self.groups = stride, dilation, groups
-        self.padding = padding
+        # static fields are part of the tree structure: keep them hashable
+        self.stride = tuple(stride) if isinstance(stride, list) else stride
+        self.dilation = tuple(dilation) if isinstance(dilation, list) else dilation
+        self.padding = tuple(padding) if isinstance(padding, list) else padding
+        self.groups = int(groups)
 
     def __call__(self, x):
         conv = F.conv1d if self._nd == 1 else F.conv2d

@@ -11,7 +11,9 @@ import numpy as _np
 from ..core import Array
 from . import _array_methods  # noqa: F401  (attaches Array's operators and methods)
 from ._creation import *  # noqa: F401,F403
+from ._editing import *  # noqa: F401,F403
 from ._elementwise import *  # noqa: F401,F403
+from ._index_tools import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
 from ._joining import *  # noqa: F401,F403
 from ._logic import *  # noqa: F401,F403

@@ -40,21 +40,18 @@ def const_like(host, like):
 
 def index_operand(indices, like, fname):
     """Integer indices as an Array on ``like``'s device (numpy's casting error otherwise)."""
-    if isinstance(indices, (Array, Tracer)):
-        kind = np.dtype(indices.dtype).kind
-        idx = indices
+    traced_or_array = isinstance(indices, (Array, Tracer))
+    if traced_or_array:
+        dtype = np.dtype(indices.dtype)
     else:
-        host = np.asarray(indices)
-        if host.size == 0 and host.dtype.kind == "f":
-            host = host.astype(np.intp)
-        kind = host.dtype.kind
-        idx = None if kind not in "iu" else const_like(host, like)
-    if kind not in "iu":
-        raise TypeError(
-            f"{fname}: indices must be integers, got dtype {np.asarray(indices).dtype if idx is None else indices.dtype} "
-            f"(Cannot cast array data to int64 according to the rule 'safe')"
-        )
-    return idx
+        indices = np.asarray(indices)
+        if indices.size == 0 and indices.dtype.kind == "f":
+            indices = indices.astype(np.intp)
+        dtype = indices.dtype
+    if dtype.kind not in "iu":
+        raise TypeError(f"{fname}: indices must be integers, got dtype {dtype} "
+                        "(Cannot cast array data to int64 according to the rule 'safe')")
+    return indices if traced_or_array else const_like(indices, like)
 
 
 def _concrete(a, fname):
@@ -186,16 +183,13 @@ def select(condlist, choicelist, default=0):
         raise ValueError("select with an empty condition list is not possible")
     from ._elementwise import where  # noqa: PLC0415
 
-    out = as_array(default) if not isinstance(default, (int, float, complex)) else default
-    for k in range(len(condlist) - 1, -1, -1):
+    out = default  # a Python scalar stays weakly typed, as in numpy
+    for k in range(len(condlist) - 1, -1, -1):  # the first true condition is applied last
         c = as_array(condlist[k])
         if c.dtype != np.bool_:
             raise TypeError(f"invalid entry {k} in condlist: should be boolean ndarray")
         out = where(c, choicelist[k], out)
-    if isinstance(out, (int, float, complex)):
-        out = as_array(out)
-    shape = np.broadcast_shapes(*(tuple(as_array(x).shape) for x in list(condlist) + list(choicelist)))
-    return broadcast_to(out, shape) if tuple(out.shape) != shape else out
+    return out
 
 
 # --- diagonals and triangles --------------------------------------------------------------------

@@ -40,8 +40,9 @@ def atleast_3d(*arys):
 
 
 def _seq(tup, fname):
-    if isinstance(tup, (np.ndarray,)) or hasattr(tup, "shape"):
-        raise TypeError(f"{fname}: arrays to stack must be passed as a sequence (list or tuple), not an array")
+    if not (isinstance(tup, (list, tuple)) or hasattr(tup, "shape")):  # an array: its rows, as numpy
+        raise TypeError(f'{fname}: arrays to stack must be passed as a "sequence" type such as list or tuple, '
+                        f"got {type(tup).__name__}")
     arrays = list(tup)
     if not arrays:
         raise ValueError("need at least one array to concatenate")

@@ -115,10 +115,10 @@ def angle(z, deg=False):
     """
     from ._complex import imag, real  # noqa: PLC0415 - _complex is a sibling family
 
-    z = operand(z)
+    z = as_array(z)
+    if dtype_of(z).kind == "b":  # numpy: arctan2(0, bools) promotes through int64
+        z = astype(z, np.int64)
     a = _tr.arctan2(imag(z), real(z))
-    if dtype_of(a).kind != "f":
-        a = astype(a, np.float64)
     return _tr.rad2deg(a) if deg else a
 
 

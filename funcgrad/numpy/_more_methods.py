@@ -4,6 +4,7 @@ x.clip(), x.round(), x.conj(), ``//``, ``%``, ``divmod`` ...), attached at impor
 from __future__ import annotations
 
 from ..primitives import rounding as _rd
+from . import _complex as _c
 from . import _math as _m
 from . import _reductions as _r
 from . import _statistics as _s
@@ -24,10 +25,10 @@ _METHODS = {
     "cumprod": _cumulative(_r.cumprod),
     "clip": lambda self, min=None, max=None, out=None, **kw: _m.clip(self, min, max, out, **kw),
     "round": lambda self, decimals=0, out=None: _m.round(self, decimals, out),
-    "conj": lambda self: _m.conj(self),
-    "conjugate": lambda self: _m.conj(self),
-    "real": property(lambda self: _m.real(self)),
-    "imag": property(lambda self: _m.imag(self)),
+    "conj": lambda self: _c.conj(self),
+    "conjugate": lambda self: _c.conj(self),
+    "real": property(lambda self: _c.real(self)),
+    "imag": property(lambda self: _c.imag(self)),
     "__floordiv__": _binop(_rd.floor_divide), "__rfloordiv__": _binop(_rd.floor_divide, True),
     "__mod__": _binop(_rd.remainder), "__rmod__": _binop(_rd.remainder, True),
     "__divmod__": lambda self, other: _m.divmod(self, other),

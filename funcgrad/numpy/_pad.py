@@ -145,7 +145,9 @@ def _pad_odd(a, widths, symmetric):
 
 
 def _stat(region, mode, axis):
-    from ._reductions import max as _max, mean as _mean, min as _min  # noqa: PLC0415
+    from ._reductions import max as _max  # noqa: PLC0415
+    from ._reductions import mean as _mean
+    from ._reductions import min as _min
     from ._sorting import sort  # noqa: PLC0415
 
     if mode == "maximum":

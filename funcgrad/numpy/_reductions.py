@@ -11,7 +11,7 @@ from ..primitives import reduce as _rp
 from ..primitives import reduce_cumulative as _cum
 from ..primitives import reduce_stats as _rs
 from ..primitives.reduce import reduce_sum
-from ._elementwise import astype, divide, maximum, minimum
+from ._elementwise import add, astype, divide, maximum, minimum, multiply
 from ._util import as_array, no_out, normalize_axis, normalize_axes
 
 __all__ = [
@@ -22,21 +22,26 @@ __all__ = [
 _NO_VALUE = object()
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
-    """numpy.sum; gradient broadcasts the cotangent back over the summed axes."""
-    no_out(out, "sum")
+def _accumulating(name, prim_fn, ufunc, identity, a, axis, dtype, out, keepdims, initial, where):
+    """sum and prod: where-masking with the identity, dtype, and numpy's accumulator dtype."""
+    no_out(out, name)
     a = as_array(a)
     if where is not None:
         from ._elementwise import where as _where  # noqa: PLC0415
 
-        a = _where(where, a, 0)
+        a = _where(where, a, identity)
     if dtype is not None:
         a = astype(a, dtype)
     axes = normalize_axes(axis, a.ndim)
-    res = reduce_sum(a, axes, keepdims) if axes or keepdims else _accumulate_dtype(a, np.add)
+    res = prim_fn(a, axes, keepdims) if axes or keepdims else _accumulate_dtype(a, ufunc)
     if initial is not None:
-        res = res + initial
+        res = (add if ufunc is np.add else multiply)(res, initial)
     return res
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    """numpy.sum; gradient broadcasts the cotangent back over the summed axes."""
+    return _accumulating("sum", reduce_sum, np.add, 0, a, axis, dtype, out, keepdims, initial, where)
 
 
 def _accumulate_dtype(a, ufunc):
@@ -122,19 +127,7 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     """numpy.prod; derivatives are exact where the input has zeros (one or several)."""
-    no_out(out, "prod")
-    a = as_array(a)
-    if where is not None:
-        from ._elementwise import where as _where  # noqa: PLC0415
-
-        a = _where(where, a, 1)
-    if dtype is not None:
-        a = astype(a, dtype)
-    axes = normalize_axes(axis, a.ndim)
-    res = _rs.reduce_prod(a, axes, keepdims) if axes or keepdims else _accumulate_dtype(a, np.multiply)
-    if initial is not None:
-        res = res * initial
-    return res
+    return _accumulating("prod", _rs.reduce_prod, np.multiply, 1, a, axis, dtype, out, keepdims, initial, where)
 
 
 def ptp(a, axis=None, out=None, keepdims=False):

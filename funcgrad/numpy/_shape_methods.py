@@ -1,6 +1,6 @@
 """Array methods of the shape / indexing / sorting families (attached at import).
 
-numpy's in-place methods (``sort``, ``put``, ``partition``) cannot exist on an
+numpy's in-place methods (``sort``, ``put``, ``partition``, ``resize``) cannot exist on an
 immutable array: they raise a TypeError naming the functional spelling.
 """
 
@@ -37,6 +37,7 @@ _METHODS = {
     "sort": _in_place("sort", "funcgrad.numpy.sort(x, axis)"),
     "partition": _in_place("partition", "funcgrad.numpy.sort(x, axis)"),
     "put": _in_place("put", "x.at[indices].set(values)"),
+    "resize": _in_place("resize", "funcgrad.numpy.resize(x, new_shape)"),
 }
 
 attach(Array, _METHODS)

@@ -16,11 +16,11 @@ from .. import backend
 from ..core import Array
 from ..primitives import sort as _sp
 from ._indexing import _concrete, take, take_along_axis
-from ._shape import ravel, reshape
+from ._shape import ravel
 from ._util import as_array, normalize_axis
 
 __all__ = ["sort", "argsort", "searchsorted", "unique", "unique_values", "unique_counts",
-           "unique_inverse", "unique_all"]
+           "unique_inverse", "unique_all", "partition", "argpartition", "lexsort"]
 
 
 def _stable(kind, stable):
@@ -110,3 +110,40 @@ def unique_inverse(x):
 
 def unique_all(x):
     return unique(x, return_index=True, return_inverse=True, return_counts=True)
+
+
+def _kth(kth, n):
+    ks = np.atleast_1d(np.asarray(kth))
+    if ks.dtype.kind not in "iu":
+        raise TypeError(f"Partition index must be integer, got dtype {ks.dtype}")
+    bad = ks[(ks < -n) | (ks >= n)]
+    if bad.size:
+        raise ValueError(f"kth(={int(bad[0])}) out of bounds ({n})")
+    return tuple(int(k) % n for k in ks)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """numpy.argpartition (integer result, no derivative)."""
+    a, axis = _prepare(a, axis, order, "argpartition")
+    return _sp.argpartition(a, _kth(kth, a.shape[axis]), axis)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """numpy.partition: a gather at argpartition's indices (the gradient follows the elements)."""
+    a, axis = _prepare(a, axis, order, "partition")
+    return take_along_axis(a, _sp.argpartition(a, _kth(kth, a.shape[axis]), axis), axis)
+
+
+def lexsort(keys, axis=-1):
+    """numpy.lexsort: indices sorting by the last key, then the one before, ... (stable sorts)."""
+    keys = [as_array(k) for k in keys] if isinstance(keys, (list, tuple)) else list(as_array(keys))
+    if not keys:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    idx = None
+    for k in keys:  # the first key sorts first, the last key last (it is the primary key)
+        ax = normalize_axis(axis, k.ndim)
+        if idx is None:
+            idx = _sp.argsort(k, ax, True, False)
+        else:
+            idx = take_along_axis(idx, _sp.argsort(take_along_axis(k, idx, ax), ax, True, False), ax)
+    return idx

@@ -37,14 +37,19 @@ def _count(a, axes):
     return n
 
 
+def _ddof(ddof, correction):
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None,
         correction=None):
     """numpy.var: mean of squared deviations, divided by n - ddof (``correction`` is ddof)."""
     no_out(out, "var")
-    if correction is not None:
-        if ddof != 0:
-            raise ValueError("ddof and correction can't be provided simultaneously.")
-        ddof = correction
+    ddof = _ddof(ddof, correction)
     a = _float_input(as_array(a), dtype)
     axes = normalize_axes(axis, a.ndim)
     if where is not None:
@@ -76,10 +81,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     if where is not None or mean is not None:
         return _ew.sqrt(var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                             correction=correction))
-    if correction is not None:
-        if ddof != 0:
-            raise ValueError("ddof and correction can't be provided simultaneously.")
-        ddof = correction
+    ddof = _ddof(ddof, correction)
     a = _float_input(as_array(a), dtype)
     axes = normalize_axes(axis, a.ndim)
     return _rs.reduce_std(a, axes, ddof, keepdims)

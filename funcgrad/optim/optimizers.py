@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
+import optree
+
 from .. import numpy as fnp
 from .. import tree
 
@@ -36,9 +38,23 @@ def _is_none(x):
     return x is None
 
 
+def _flatten_like(trees):
+    """Leaves of each tree, None positions included (partitioned trees), in one structure."""
+    leaves, treedef = optree.tree_flatten(trees[0], none_is_leaf=True, namespace=tree.NAMESPACE)
+    try:
+        rest = [treedef.flatten_up_to(t) for t in trees[1:]]
+    except (ValueError, TypeError):
+        for i, t in enumerate(trees[1:]):  # raises with the key path of the first difference
+            tree.check_same_structure(trees[0], t, what=f"optimizer: tree {i + 1}", is_leaf=_is_none)
+        raise
+    return treedef, leaves, rest
+
+
 def _map(f, *trees):
     """tree_map that keeps None leaves (partitioned trees) as None."""
-    return tree.tree_map(lambda x, *r: None if x is None else f(x, *r), *trees, is_leaf=_is_none)
+    treedef, leaves, rest = _flatten_like(trees)
+    out = [None if x is None else f(x, *r) for x, *r in zip(leaves, *rest)]
+    return optree.tree_unflatten(treedef, out)
 
 
 def _zeros(params):
@@ -262,4 +278,5 @@ def apply_updates(params, updates):
         r = p + u
         return r.astype(p.dtype) if r.dtype != p.dtype else r
 
-    return tree.tree_map(lambda p, u: p if p is None else add(p, u), params, updates, is_leaf=_is_none)
+    treedef, leaves, (ups,) = _flatten_like((params, updates))
+    return optree.tree_unflatten(treedef, [p if p is None else add(p, u) for p, u in zip(leaves, ups)])

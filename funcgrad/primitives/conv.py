@@ -59,6 +59,7 @@ def _check(shape, kernel, stride, padding, dilation, what):
 
 def _unfold_impl(x, kernel, stride, padding, dilation, pad_value):
     xp = _xp(x)
+    _check(x.shape, kernel, stride, padding, dilation, "unfold")
     if any(lo or hi for lo, hi in padding):
         x = xp.pad(x, ((0, 0), (0, 0)) + tuple(padding), constant_values=pad_value)
     out = window_out_sizes(x.shape[2:], kernel, stride, ((0, 0),) * len(kernel), dilation)

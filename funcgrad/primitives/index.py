@@ -23,154 +23,13 @@ from ..core import Array, Primitive, ShapedArray, Tracer
 from ._batching import gather_batch_rule, scatter_batch_rule
 from .creation import zeros_like
 from .elementwise import convert, divide, equal, multiply, not_equal, where
-
-
-class _Slot:
-    """Placeholder for the k-th index array in a static index template."""
-
-    __slots__ = ("k",)
-
-    def __init__(self, k):
-        self.k = k
-
-    def __repr__(self):
-        return f"<index array {self.k}>"
-
-    def __eq__(self, other):
-        return isinstance(other, _Slot) and other.k == self.k
-
-    def __hash__(self):
-        return hash(("slot", self.k))
-
-
-def _is_int_like(i):
-    return isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))
-
-
-def _static_int(v, what):
-    if v is None or _is_int_like(v):
-        return None if v is None else int(v)
-    if isinstance(v, Array) and v.ndim == 0 and v.dtype.kind in "iu":
-        return int(v)
-    raise IndexError(f"slice {what} must be an integer or None, got {v!r}")
-
-
-def parse_index(idx, ndim, shape=None):
-    """-> (template, arrays): the static part of ``idx`` and its index arrays.
-
-    With ``shape`` (the indexed array's), boolean masks are checked against
-    the dimensions they cover, as numpy does (an IndexError naming both sizes).
-    """
-    items = idx if isinstance(idx, tuple) else (idx,)
-    if isinstance(idx, list) and idx and all(isinstance(i, (slice, type(None), type(Ellipsis))) for i in idx):
-        raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and integer or boolean arrays "
-                         "are valid indices (a list of slices is not a multidimensional index: use a tuple)")
-    template, arrays = [], []
-    spans = _spans(items, ndim)
-    for item, pos in zip(items, spans):
-        if item is None or item is Ellipsis:
-            template.append(item)
-        elif isinstance(item, slice):
-            template.append(slice(_static_int(item.start, "start"), _static_int(item.stop, "stop"),
-                                  _static_int(item.step, "step")))
-        elif _is_int_like(item):
-            template.append(int(item))
-        else:
-            arr = _index_array(item)
-            if arr.dtype == np.bool_:
-                if shape is not None:
-                    _check_mask(arr, shape, pos)
-                for a in _mask_to_indices(arr):
-                    template.append(_Slot(len(arrays)))
-                    arrays.append(a)
-            elif arr.dtype.kind in "iu":
-                template.append(_Slot(len(arrays)))
-                arrays.append(arr)
-            else:
-                raise IndexError(
-                    "only integers, slices (`:`), ellipsis (`...`), None and integer or boolean "
-                    f"arrays are valid indices, got an array of dtype {arr.dtype}"
-                )
-    if sum(1 for t in template if t is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    return tuple(template), arrays
-
-
-def _spans(items, ndim):
-    """The first dimension of the indexed array that each index item applies to."""
-    def width(item):
-        if item is None or item is Ellipsis:
-            return 0
-        if isinstance(item, (Array, Tracer, np.ndarray)):
-            return item.ndim if item.dtype == np.bool_ else 1
-        if isinstance(item, list):
-            try:
-                host = np.asarray(item)
-            except (TypeError, ValueError):
-                return 1
-            return host.ndim if host.dtype == np.bool_ else 1
-        return 1
-
-    widths = [width(i) for i in items]
-    rest = ndim - sum(widths)
-    out, pos = [], 0
-    for item, w in zip(items, widths):
-        out.append(pos)
-        pos += max(rest, 0) if item is Ellipsis else w
-    return out
-
-
-def _check_mask(mask, shape, pos):
-    for k, d in enumerate(mask.shape):
-        axis = pos + k
-        if axis >= len(shape):
-            raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, but a boolean "
-                             f"index of shape {tuple(mask.shape)} covers dimensions {pos}..{axis}")
-        if shape[axis] != d:
-            raise IndexError(
-                f"boolean index did not match indexed array along axis {axis}; size of axis is "
-                f"{shape[axis]} but size of corresponding boolean axis is {d}"
-            )
-
-
-def _index_array(item):
-    if isinstance(item, (Array, Tracer)):
-        return item
-    if isinstance(item, (bool, np.bool_)):
-        raise IndexError("a 0-d boolean index (x[True]) is not supported; use x[None] or funcgrad.numpy.where")
-    host = np.asarray(item)
-    if host.dtype == object or (host.size == 0 and host.dtype.kind == "f"):
-        host = host.astype(np.intp) if host.size == 0 else host
-    if host.dtype == object:
-        raise IndexError(f"invalid index {item!r}")
-    from ..backend import default_device  # noqa: PLC0415
-
-    return Array(host, device=default_device()) if default_device().kind != "cpu" else Array(host)
-
-
-def _mask_to_indices(mask):
-    if isinstance(mask, Tracer) and not _has_concrete(mask):
-        raise IndexError(
-            "boolean mask indexing needs a concrete mask (its result's shape depends on the "
-            "mask's values); under vmap use funcgrad.numpy.where(mask, x, 0) instead"
-        )
-    buf = mask._concrete()
-    if not hasattr(buf, "ndim") or buf.ndim == 0:
-        raise IndexError("a 0-d boolean index (x[True]) is not supported; use x[None] or funcgrad.numpy.where")
-    xp = XP_OF_TYPE.get(type(buf), np)
-    return [Array(a) for a in xp.nonzero(buf)]
-
-
-def _has_concrete(t):
-    try:
-        t._concrete()
-        return True
-    except Exception:
-        return False
-
-
-def _rebuild(template, arrays):
-    return tuple(arrays[t.k] if type(t) is _Slot else t for t in template)
+from .index_parse import (  # noqa: F401
+    _fold_scalar_bools,
+    _has_scalar_bool,
+    _rebuild,
+    _Slot,
+    parse_index,
+)
 
 
 def _xp(x, *rest):
@@ -232,6 +91,8 @@ getitem_transpose_p.defjvp(lambda t, ans, g, *arrays, template, shape, dtype: ge
 
 
 def getitem(x, idx):
+    if _has_scalar_bool(idx):
+        x, idx = _fold_scalar_bools(x, idx)
     template, arrays = parse_index(idx, x.ndim, x.shape)
     return getitem_p.bind(x, *arrays, template=template)
 

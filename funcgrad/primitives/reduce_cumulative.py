@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backend import XP_OF_TYPE
-from ..core import Primitive, ShapedArray
+from ..core import Array, Primitive, ShapedArray
 from ._batching import axis_rule
 from .creation import full_like
 from .index import getitem
@@ -109,11 +109,15 @@ def _exclusive(ans, axis):
 
 
 def _cumprod_jvp(t, ans, x, axis):
+    if has_no_zeros(x):
+        return ans * cumsum(t / x, axis)
     # d out_i = x_i d out_{i-1} + out_{i-1} t_i
     return linear_recurrence(x, t * _exclusive(ans, axis), axis)
 
 
 def _cumprod_vjp(g, ans, x, axis):
+    if has_no_zeros(x):
+        return cumsum(g * ans, axis, reverse=True) / x
     # transpose: h_k = g_k + x_{k+1} h_{k+1} (from the end), gx_k = out_{k-1} h_k
     a = shift_right(flip(x, axis), axis, 0)  # reversed, a_m = x_{k+1}
     h = flip(linear_recurrence(a, flip(g, axis), axis), axis)
@@ -130,6 +134,20 @@ cumprod_p.batch = axis_rule(cumprod_p)
 def cumprod(x, axis):
     """Cumulative product along ``axis``; derivatives exact with zeros in x."""
     return cumprod_p.bind(x, axis=int(axis))
+
+
+def has_no_zeros(x):
+    """True for a concrete float array (no transformation watching) whose reciprocals
+    are all finite (no zeros, no subnormals).
+
+    Rules may then use the cheaper formulas that divide by x: nothing will
+    differentiate them further, so their derivatives do not matter.
+    """
+    if type(x) is not Array or x.dtype.kind != "f":
+        return False
+    v = x._value
+    xp = _xp(v)
+    return bool(xp.all(xp.abs(v) >= 1.0 / np.finfo(v.dtype).max))
 
 
 def exclusive_products(x, axis):

@@ -19,7 +19,7 @@ from ..core import Primitive, ShapedArray
 from ._batching import reduction_rule
 from .elementwise import convert, equal, greater_equal, less_equal, where
 from .reduce import reduce_max, reduce_min, reduce_sum, reduced_shape
-from .reduce_cumulative import exclusive_products
+from .reduce_cumulative import exclusive_products, has_no_zeros
 from .shape import reshape, transpose
 
 
@@ -46,8 +46,10 @@ def _prod_abstract(x, axes, keepdims):
     return ShapedArray(reduced_shape(x.shape, axes, keepdims), dtype)
 
 
-def _others(x, axes):
+def _others(ans, x, axes, keepdims):
     """Product over ``axes`` of all elements but each one (same shape as x)."""
+    if has_no_zeros(x):  # concrete, nothing differentiates this further: ans / x
+        return _keep(ans, x.shape, axes, keepdims) / x
     rest = [i for i in range(x.ndim) if i not in axes]
     perm = rest + list(axes)
     moved = transpose(x, perm) if perm != list(range(x.ndim)) else x
@@ -60,9 +62,10 @@ def _others(x, axes):
 
 reduce_prod_p = Primitive(
     "reduce_prod", lambda x, axes, keepdims: _xp(x).prod(x, axis=axes, keepdims=keepdims), _prod_abstract)
-reduce_prod_p.defvjp(lambda g, ans, x, axes, keepdims: _keep(g, x.shape, axes, keepdims) * _others(x, axes),
-                     saves_out=False)
-reduce_prod_p.defjvp(lambda t, ans, x, axes, keepdims: reduce_sum(t * _others(x, axes), axes, keepdims))
+reduce_prod_p.defvjp(lambda g, ans, x, axes, keepdims:
+                     _keep(g, x.shape, axes, keepdims) * _others(ans, x, axes, keepdims))
+reduce_prod_p.defjvp(lambda t, ans, x, axes, keepdims:
+                     reduce_sum(t * _others(ans, x, axes, keepdims), axes, keepdims))
 
 
 reduce_prod_p.batch = reduction_rule(reduce_prod_p)

@@ -65,17 +65,20 @@ def _T(x):
 
 # --- triangular solve -------------------------------------------------------------------------
 
+_SMALL = 32  # below this size a general LAPACK solve (numpy's gufunc) beats trtrs' call overhead
+
+
 def _tri_solve_impl(a, b, lower, trans, unit_diagonal):
     xp = _xp(a, b)
     dt = np.result_type(a.dtype, b.dtype, np.float32)
-    ns = _linalg(xp)
-    if ns is not None and hasattr(ns, "solve_triangular"):
-        out = ns.solve_triangular(a, b, trans=trans, lower=lower, unit_diagonal=unit_diagonal)
-        return out.astype(dt) if out.dtype != dt else out
     n = a.shape[0]
-    keep = xp.asarray(np.tri(n, n, -1 if unit_diagonal else 0, dtype=bool))
-    if not lower:
-        keep = keep.T
+    ns = _linalg(xp) if n > _SMALL else None
+    if ns is not None and hasattr(ns, "solve_triangular"):
+        out = ns.solve_triangular(a, b, trans=trans, lower=lower, unit_diagonal=unit_diagonal,
+                                  check_finite=False)  # (its finiteness check costs ~1000x the solve)
+        return out.astype(dt) if out.dtype != dt else out
+    keep = np.tri(n, n, -1 if unit_diagonal else 0, dtype=bool)
+    keep = xp.asarray(keep if lower else keep.T)
     t = xp.where(keep, a, xp.zeros((), a.dtype))
     if unit_diagonal:
         t = t + xp.eye(n, dtype=a.dtype)
@@ -292,7 +295,7 @@ def _lu_factor(a):
     a = a.astype(dt) if a.dtype != dt else a
     if ns is None or not hasattr(ns, "lu_factor"):
         raise missing_error("lu_factor", xp, "linalg")
-    return ns.lu_factor(a)
+    return ns.lu_factor(a, check_finite=False)
 
 
 lu_p = Primitive("lu_factor", lambda a: _lu_factor(a)[0], _square_abstract("lu_factor"))

@@ -49,3 +49,18 @@ searchsorted_p = Primitive(
 
 def searchsorted(a, v, side="left"):
     return searchsorted_p.bind(a, v, side=side)
+
+
+def _argpartition_impl(x, kth, axis):
+    return _xp(x).argpartition(x, list(kth), axis=axis)
+
+
+argpartition_p = Primitive(
+    "argpartition", _argpartition_impl,
+    lambda x, kth, axis: ShapedArray(x.shape, np.intp), differentiable=False,
+)
+
+
+def argpartition(x, kth, axis):
+    """Indices that partition ``x`` along ``axis`` around the (normalised) positions ``kth``."""
+    return argpartition_p.bind(x, kth=tuple(int(k) for k in kth), axis=int(axis))

@@ -5,4 +5,4 @@ scipy's import it on first use (and say ``pip install scipy`` if it is
 missing); on cupy arrays they use ``cupyx.scipy``.  Submodules: ``special``.
 """
 
-from . import linalg, special, stats  # noqa: F401
+from . import integrate, linalg, signal, special, stats  # noqa: F401

@@ -120,3 +120,10 @@ def test_no_complex_warning_from_gradients():
         warnings.simplefilter("error", np.exceptions.ComplexWarning)
         fg.grad(lambda x: fnp.sum(fnp.real(fnp.fft.fft(x))))(np.ones(4))
         fg.jvp(lambda x: fnp.abs(fnp.fft.fft(x)), (np.ones(4),), (np.ones(4),))
+
+
+def test_float32_gradients(rng):
+    x = rng.standard_normal(6).astype(np.float32)
+    g = fg.grad(lambda x: fnp.sum(fnp.real(fnp.fft.fft(x)) * fnp.arange(6.0, dtype=np.float32)))(x)
+    assert g.dtype == np.float32
+    check_grads(lambda x: fnp.fft.irfft(fnp.fft.rfft(x) * 2), (x,), order=2)

@@ -2,10 +2,13 @@
 
 import numpy as np
 import pytest
+from hypothesis import given
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad.testing import check_grads
+
+from ..primitives.specs.index import mixed_index
 
 X = np.arange(60.0).reshape(3, 4, 5)
 I = np.array
@@ -18,6 +21,7 @@ INDICES = [
     X[..., 0] > 20, X > 30, (X[:, 0, 0] > 10, 1), (1, X[0, :, 0] > 4), (slice(None), X[0] > 3),
     I([], dtype=int), ([], []), (0, Ellipsis, [1, 1, 1]), (None, [0, 1], None, slice(None, None, -1), [2, 3]),
     (I(1), I([[1]])), (np.int64(-2), slice(None, None, 2)), ([True, False, True],), (Ellipsis, [[True] * 5] * 4),
+    True, (0, False), (Ellipsis, True, 1), ([0, 1], True), (True, [0, 1], slice(None), [1, 2]), (None, np.bool_(True), 1),
 ]
 
 
@@ -30,6 +34,20 @@ def test_getitem_and_its_gradient_match_numpy(idx):
     g = fg.grad(lambda v: fnp.sum(v[idx] * w))(fnp.asarray(X))
     ref = np.zeros_like(X)
     np.add.at(ref, idx, w)  # repeated positions accumulate
+    assert np.array_equal(g, ref)
+
+
+@given(mixed_index())
+def test_any_index_matches_numpy_with_scatter_add_gradient(case):
+    (x,), kw = case
+    idx = kw["idx"]
+    want = x[idx]
+    got = fnp.asarray(x)[idx]
+    assert got.shape == want.shape and np.array_equal(got, want)
+    w = np.arange(1.0, want.size + 1).reshape(want.shape)
+    g = fg.grad(lambda v: fnp.sum(v[idx] * w))(fnp.asarray(x))
+    ref = np.zeros_like(x)
+    np.add.at(ref, idx, w)
     assert np.array_equal(g, ref)
 
 
@@ -57,6 +75,12 @@ def test_bad_indices_raise_index_error(bad, match):
         fnp.asarray(X)[bad]
     with pytest.raises(IndexError):
         X[bad]
+
+
+def test_zero_d_boolean_index_reads_but_does_not_update():
+    assert fnp.asarray(3.0)[True].shape == (1,) and fnp.asarray(3.0)[False].shape == (0,)
+    with pytest.raises(IndexError, match="x.at"):
+        fnp.ones(3).at[True].set(1.0)
 
 
 def test_scatter_updates_match_numpy_with_duplicates():
@@ -151,3 +175,29 @@ def test_nonzero_argwhere_flatnonzero():
             assert np.array_equal(got, want)
     assert all(np.array_equal(u, v) for u, v in zip(fnp.where(a), np.where(a)))
     assert all(np.array_equal(u, v) for u, v in zip(fnp.asarray(a).nonzero(), a.nonzero()))
+
+
+def test_index_tools():
+    a = np.arange(12.0).reshape(3, 4)
+
+    def same(got, want):
+        if isinstance(want, tuple):
+            return all(same(g, w) for g, w in zip(got, want))
+        return np.asarray(got).dtype == np.asarray(want).dtype and np.array_equal(got, want)
+
+    assert same(fnp.compress([0, 1, 1], a, axis=0), np.compress([0, 1, 1], a, axis=0))
+    assert same(fnp.compress([1, 0, 1], a), np.compress([1, 0, 1], a))
+    assert same(fnp.extract(a > 4, a), np.extract(a > 4, a))
+    assert same(fnp.ix_([0, 1], [2, 3]), np.ix_([0, 1], [2, 3]))
+    assert same(fnp.indices((2, 3)), np.indices((2, 3)))
+    assert same(fnp.unravel_index([5, 7], (3, 4)), np.unravel_index([5, 7], (3, 4)))
+    assert same(fnp.ravel_multi_index(([1, 2], [0, 3]), (3, 4)), np.ravel_multi_index(([1, 2], [0, 3]), (3, 4)))
+    assert same(fnp.tril_indices(3, -1), np.tril_indices(3, -1))
+    assert same(fnp.triu_indices_from(a, 1), np.triu_indices_from(a, 1))
+    assert same(fnp.diag_indices(3), np.diag_indices(3))
+    x = fnp.asarray(a)
+    assert np.array_equal(x[fnp.ix_([0, 2], [1, 3])], a[np.ix_([0, 2], [1, 3])])
+    g = fg.grad(lambda v: fnp.sum(fnp.compress([True, False, True], v, axis=1)))(x)
+    assert np.array_equal(g, np.tile([1.0, 0.0, 1.0, 0.0], (3, 1)))
+    with pytest.raises(IndexError, match="out of bounds"):
+        fnp.compress([1, 0, 1, 1], a, axis=0)

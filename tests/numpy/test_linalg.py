@@ -298,3 +298,13 @@ def test_products_and_tensor_equations(rng):
         la.outer(np.ones((2, 2)), np.ones(2))
     with pytest.raises(LinAlgError, match="square system"):
         la.tensorsolve(np.ones((2, 3, 4)), np.ones((2, 3)))
+
+
+def test_float32_gradients_stay_float32(rng):
+    a = (_well(rng, (3, 3)) / 4).astype(np.float32)
+    for f in (lambda a: fnp.sum(la.inv(a)), lambda a: la.slogdet(a)[1], lambda a: la.norm(a, "nuc"),
+              lambda a: fnp.sum(la.solve(a, fnp.ones(3, dtype=np.float32))),
+              lambda a: fnp.sum(la.qr(a).R), lambda a: fnp.sum(la.eigvalsh(a + a.T))):
+        g = fg.grad(f)(a)
+        assert g.dtype == np.float32
+    check_grads(lambda a: la.inv(a), (a,), order=2)

@@ -118,3 +118,16 @@ def test_float32_stays_float32():
     for name in ("prod", "var", "std", "median", "cumsum", "cumprod", "nansum", "nanmean"):
         assert getattr(fnp, name)(x).dtype == np.float32, name
     assert fg.grad(fnp.prod)(x).dtype == np.float32
+
+
+def test_prod_cumprod_fast_and_exact_paths_agree():
+    # concrete inputs without zeros use ans / x; traced ones (higher order) the exact rule
+    x = np.array([[1.5, -2.0, 0.5], [3.0, 0.25, -1.0]])
+    for f in (lambda v: fnp.sum(fnp.prod(v, axis=1)), lambda v: fnp.sum(fnp.cumprod(v, axis=1) ** 2)):
+        fast = fg.grad(f)(x)
+        exact = fg.jvp(lambda v: fg.grad(f)(v), (x,), (np.zeros_like(x),))[0]
+        assert np.allclose(fast, exact, rtol=1e-13)
+    tiny = np.array([1e-310, 2.0])  # 1 / x overflows: the exact rule is used
+    assert np.array_equal(fg.grad(fnp.prod)(tiny), [2.0, 1e-310])
+    _, t = fg.jvp(fnp.cumprod, (tiny,), (np.ones(2),))
+    assert np.all(np.isfinite(t))

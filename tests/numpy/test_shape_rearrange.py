@@ -32,7 +32,7 @@ def _same(got, want):
     ("tile", (A, 2), {}), ("tile", (A, (2, 1, 2)), {}), ("tile", (A[0], (2, 2)), {}), ("tile", (A, 0), {}),
     ("repeat", (A, 2), {}), ("repeat", (A, 3, 1), {}), ("repeat", (A, [1, 0, 2], 0), {}), ("repeat", (A, [2], -1), {}),
     ("repeat", (np.float32(1.5), 3), {}),
-    ("hstack", ([A, A],), {}), ("hstack", ([[1, 2], [3]],), {}), ("vstack", ([A, A[0]],), {}), ("vstack", ([1, 2],), {}),
+    ("hstack", ([A, A],), {}), ("hstack", ([[1, 2], [3]],), {}), ("vstack", ([A, A[0]],), {}), ("vstack", ([1, 2],), {}), ("vstack", (A,), {}), ("hstack", (A,), {}),
     ("dstack", ([A, A],), {}), ("dstack", ([[1, 2], [3, 4]],), {}), ("column_stack", ([[1, 2], [[3], [4]]],), {}),
     ("stack", ([A, A], -1), {}), ("concatenate", ([A, A], None), {}),
     ("split", (A, 2, 1), {}), ("split", (A, [1, 3], 1), {}), ("split", (A, [-1, 10]), {}), ("split", (A, [3, 1], 1), {}),
@@ -40,6 +40,13 @@ def _same(got, want):
     ("hsplit", (A, 2), {}), ("vsplit", (A, [1]), {}), ("dsplit", (A[..., None].repeat(2, 2), 2), {}),
     ("atleast_1d", (3.0,), {}), ("atleast_2d", (A[0],), {}), ("atleast_3d", (A,), {}), ("atleast_3d", (A[0],), {}),
     ("atleast_2d", (1.0, A), {}), ("broadcast_arrays", (A, A[0], 2.0), {}),
+    ("insert", (A, 1, [7, 8, 9]), {"axis": 1}), ("insert", (A, [1, 0, 1], [7, 8, 9]), {"axis": 1}),
+    ("insert", (A, 1, 5), {}), ("insert", (A, [2], [[7], [8], [9]]), {"axis": 1}), ("insert", (A, -1, [1, 2, 3, 4]), {"axis": 0}),
+    ("insert", (A, slice(0, 2), 9), {"axis": 1}), ("insert", (A, 4, 7), {"axis": 1}), ("insert", (A.astype(int), 1, 2.7), {}),
+    ("delete", (A, 1), {}), ("delete", (A, [0, -1]), {"axis": 1}), ("delete", (A, slice(None, None, 2)), {"axis": 1}),
+    ("delete", (A, [True, False, True]), {"axis": 0}), ("delete", (A, []), {}),
+    ("append", (A, [1, 2]), {}), ("append", (A, [[1, 2, 3, 4]]), {"axis": 0}),
+    ("resize", (A, (3, 5)), {}), ("resize", (A, 0), {}), ("resize", (np.zeros(0), (2,)), {}), ("resize", (A, 4), {}),
 ])
 def test_matches_numpy(name, args, kwargs):
     _same(getattr(fnp, name)(*args, **kwargs), getattr(np, name)(*args, **kwargs))
@@ -62,8 +69,12 @@ def test_matches_numpy(name, args, kwargs):
     (lambda: fnp.rot90(A, 1, (0, 0)), ValueError, "different"),
     (lambda: fnp.flip(A, 2), np.exceptions.AxisError, ""),
     (lambda: fnp.roll(A, 1, 3), np.exceptions.AxisError, ""),
-    (lambda: fnp.vstack(fnp.asarray(A)), TypeError, "sequence"),
+    (lambda: fnp.vstack(x for x in A), TypeError, "sequence"),
     (lambda: fnp.broadcast_arrays(A, np.ones(3)), ValueError, "shape mismatch"),
+    (lambda: fnp.insert(A, 5, 1.0, axis=1), IndexError, "index 5 is out of bounds for axis 1 with size 4"),
+    (lambda: fnp.delete(A, [3], axis=0), IndexError, "index 3 is out of bounds for axis 0 with size 3"),
+    (lambda: fnp.delete(A, [True], axis=1), ValueError, "match the axis length of 4"),
+    (lambda: fnp.asarray(A).resize((2, 6)), TypeError, "fnp.resize|funcgrad.numpy.resize"),
 ])
 def test_errors(call, exc, match):
     with pytest.raises(exc, match=match):
@@ -91,6 +102,8 @@ def test_gradients_of_rearrangements():
                            fnp.pad(v, (1, 4), mode="symmetric"), fnp.pad(v, 2, mode="edge")], (x,), order=2)
     check_grads(lambda v: [fnp.roll(v, (1, -2), (0, 1)), fnp.rot90(v, 3), fnp.tile(v, (2, 1, 2)),
                            fnp.repeat(v, [0, 3, 1], axis=0), fnp.hstack([v, v[:, :1]]), fnp.dstack([v, v])], (x,), order=2)
+    check_grads(lambda v, w: [fnp.insert(v, [1, 0, 1], w, axis=1), fnp.delete(v, [0, 2], axis=1),
+                              fnp.append(v, w), fnp.resize(v, (5, 3))], (x, fnp.asarray([0.5, -1.0, 2.0])), order=2)
     check_grads(lambda v: fnp.array_split(v, 3, axis=1)[0] * fnp.split(v, [1, 3], axis=1)[1][:, :1], (x,), order=2)
     # a traced fill value is differentiable too
     g = fg.grad(lambda c: fnp.sum(fnp.pad(x, 1, constant_values=c)))(2.0)

@@ -74,3 +74,18 @@ def test_sorting_on_any_backend(device):
     assert np.array_equal(fnp.sort(x, 1), np.sort(X, 1))
     assert np.array_equal(fnp.unique(x), np.unique(X))
     assert np.array_equal(fg.grad(lambda v: fnp.sort(v, None)[-1])(x), (X == X.max()).astype(float))
+
+
+def test_partition_argpartition_lexsort():
+    for k in (0, 2, -1, (1, 3)):
+        assert np.array_equal(fnp.partition(X, k, axis=1), np.partition(X, k, axis=1))
+        assert np.array_equal(fnp.argpartition(X, k), np.argpartition(X, k))
+    g = fg.grad(lambda v: fnp.partition(v, 1)[1])(fnp.asarray([3.0, 1.0, 2.0]))
+    assert np.array_equal(g, [0.0, 0.0, 1.0])
+    with pytest.raises(ValueError, match="out of bounds"):
+        fnp.partition(X, 4)
+    a, b = np.array([1, 5, 1, 4, 3, 4, 4]), np.array([9, 4, 0, 4, 0, 2, 1])
+    assert np.array_equal(fnp.lexsort((b, a)), np.lexsort((b, a)))
+    keys = np.random.default_rng(0).integers(0, 3, (3, 4, 5))
+    assert np.array_equal(fnp.lexsort(keys, axis=0), np.lexsort(keys, axis=0))
+    assert np.array_equal(fnp.lexsort(keys), np.lexsort(keys))

@@ -127,3 +127,25 @@ def test_on_every_device(device):
                                    rtol=1e-12)
         g = fg.grad(lambda v: fnp.sum(fnp.where(fnp.isfinite(f(v, *args)), f(v, *args), 0.0)))(x)
         assert np.isfinite(np.asarray(fg.device_put(g, "cpu"))).all()
+
+
+def test_multivariate_normal():
+    rng = np.random.default_rng(1)
+    m = rng.standard_normal((3, 3))
+    cov = m @ m.T + np.eye(3)
+    mean = rng.standard_normal(3)
+    x = rng.standard_normal((5, 3))
+    mvn = fs.multivariate_normal
+    np.testing.assert_allclose(np.asarray(mvn.logpdf(x, mean, cov)), st.multivariate_normal.logpdf(x, mean, cov), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(mvn.pdf(x[0], mean, cov)), st.multivariate_normal.pdf(x[0], mean, cov), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(mvn.logpdf(x, None, 2.0)), st.multivariate_normal.logpdf(x, np.zeros(3), 2.0), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(mvn.logpdf(x, mean, np.diag(cov))), st.multivariate_normal.logpdf(x, mean, np.diag(cov)), rtol=1e-12)
+    assert mvn.logpdf(x.reshape(5, 1, 3), mean, cov).shape == (5, 1)
+    sym = lambda c: 0.5 * (c + c.T)  # noqa: E731  (the derivative is that of the symmetric part)
+    check_grads(lambda x, mu, c: mvn.logpdf(x, mu, sym(c)), (fnp.asarray(x), fnp.asarray(mean), fnp.asarray(cov)), order=2)
+    g = fg.grad(lambda mu: fnp.sum(mvn.logpdf(x, mu, cov)))(fnp.asarray(mean))
+    np.testing.assert_allclose(np.asarray(g), np.linalg.solve(cov, (x - mean).sum(0)), rtol=1e-10)
+    with pytest.raises(ValueError, match="shape"):
+        mvn.logpdf(x, mean, np.eye(2))
+    with pytest.raises(np.linalg.LinAlgError):
+        mvn.logpdf(x, mean, -np.eye(3))

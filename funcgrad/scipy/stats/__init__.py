@@ -9,6 +9,7 @@ in the variate and every parameter; see each distribution for its cdfs.
 
 from ._continuous import cauchy, expon, laplace, logistic, norm, t, uniform  # noqa: F401
 from ._gamma_beta import beta, chi2, dirichlet, gamma, poisson  # noqa: F401
+from ._multivariate import multivariate_normal  # noqa: F401
 
 __all__ = ["norm", "t", "gamma", "beta", "chi2", "poisson", "dirichlet", "expon", "laplace",
-           "cauchy", "logistic", "uniform"]
+           "cauchy", "logistic", "uniform", "multivariate_normal"]

@@ -80,7 +80,7 @@ SPECS = [
 def _dense_args(draw):
     lead = draw(st.sampled_from([(), (3,), (2, 2), (0,)]))
     k, o = draw(st.integers(1, 3)), draw(st.integers(1, 3))
-    return (draw(floats_of(lead + (k,))), draw(floats_of((o, k)))), {}
+    return (draw(floats_of(lead + (k,))), draw(floats_of((o, k))), draw(floats_of((o,)))), {}
 
 
-SPECS.append(Spec("dense", ("dense",), lambda x, w: F.linear(x, w), _dense_args()))
+SPECS.append(Spec("dense", ("dense",), lambda x, w, b: [F.linear(x, w), F.linear(x, w, b)], _dense_args()))

@@ -7,7 +7,6 @@ end to end, to second order.
 """
 
 import hypothesis.strategies as st
-import numpy as np
 
 import funcgrad.numpy as fnp
 

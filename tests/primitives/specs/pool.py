@@ -24,13 +24,20 @@ def _pool_args(draw, distinct, nd=2):
     return (x,), dict(kernel_size=kernel, stride=stride, padding=padding, ceil_mode=draw(st.booleans()))
 
 
+def _max_pool_dilated(x, **kw):
+    return F.max_pool2d(x, dilation=2, **kw)
+
+
 def _avg(x, count_include_pad, **kw):
     return F.avg_pool2d(x, count_include_pad=count_include_pad, **kw)
 
 
 SPECS = [
-    Spec("max_pool2d", ("unfold", "reduce_max"), F.max_pool2d, _pool_args(True)),
-    Spec("max_pool1d", ("unfold", "reduce_max"), F.max_pool1d, _pool_args(True, nd=1)),
+    Spec("max_pool2d", ("max_pool",), F.max_pool2d, _pool_args(True)),
+    Spec("max_pool1d", ("max_pool",), F.max_pool1d, _pool_args(True, nd=1)),
+    Spec("max_pool2d_dilated", ("max_pool",), _max_pool_dilated,
+         _pool_args(True).filter(lambda a: all(s >= 2 * k - 1 - 2 * p for s, k, p in zip(
+             a[0][0].shape[2:], a[1]["kernel_size"], a[1]["padding"])))),
     Spec("avg_pool2d", ("unfold", "reduce_sum"), _avg,
          st.tuples(_pool_args(False), st.booleans()).map(lambda a: (a[0][0], dict(a[0][1], count_include_pad=a[1])))),
     Spec("adaptive_avg_pool2d", ("matmul",), F.adaptive_avg_pool2d,

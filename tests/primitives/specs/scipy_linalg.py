@@ -36,7 +36,8 @@ def _spd(m):
 
 
 def _dominant(m):
-    return m + 4.0 * fnp.eye(m.shape[0])
+    """Strictly diagonally dominant by rows and columns (entries of m are in [-1, 1])."""
+    return m + (m.shape[0] + 1.0) * fnp.eye(m.shape[0])
 
 
 def _pivoted_lu(a, perm):
@@ -48,11 +49,12 @@ SPECS = [
     Spec("triangular_solve", ("triangular_solve",),
          lambda a, b, **kw: fl.solve_triangular(_dominant(a), b, **kw), _triangular_args()),
     Spec("scipy_cholesky", ("scipy_cholesky",), lambda a: fl.cholesky(_spd(a), lower=True), _matrices()),
+    # (compositions: first order here, their primitives' own specs go to second order)
     Spec("cho_solve", ("scipy_cholesky", "triangular_solve"),
-         lambda a, b: fl.cho_solve(fl.cho_factor(_spd(a)), b), _matrices(1, rhs=True)),
+         lambda a, b: fl.cho_solve(fl.cho_factor(_spd(a)), b), _matrices(1, rhs=True), order=1),
     Spec("lu_factor", ("lu_factor", "lu_pivots"), _pivoted_lu, _permuted()),
     Spec("lu_solve", ("lu_factor", "lu_pivots", "lu_perm", "triangular_solve"),
-         lambda a, b: fl.lu_solve(fl.lu_factor(_dominant(a)[::-1]), b), _matrices(1, rhs=True)),
+         lambda a, b: fl.lu_solve(fl.lu_factor(_dominant(a)[::-1]), b), _matrices(1, rhs=True), order=1),
     Spec("expm", ("expm",), fl.expm, _matrices()),
     Spec("solve_sylvester", ("solve_sylvester",),
          lambda a, b, q: fl.solve_sylvester(_dominant(a), _dominant(b), q),

@@ -29,4 +29,7 @@ SPECS = [
          lambda x, axis, descending: [fnp.argsort(x, axis, stable=True, descending=descending),
                                       fnp.searchsorted(fnp.sort(x, None), x.ravel() * 0.5, side="right")],
          _distinct(ties=True), differentiable=False),
+    Spec("partition", ("argpartition", "getitem"),
+         lambda x, axis, descending: fnp.partition(x, [0, -1], axis=0 if axis is None else axis),
+         _distinct().filter(lambda c: c[0][0].size > 0)),
 ]
