@@ -243,3 +243,19 @@ def test_to_forms_deepcopy_and_dict_containers():
     assert "a" in md and isinstance(md.pop("a"), nn.Linear) and len(md) == 0
     md.update([("b", nn.ReLU())])
     assert list(md) == ["b"]
+
+
+def test_list_operations_renumber():
+    seq = nn.Sequential(OrderedDict([("a", nn.ReLU()), ("b", nn.Tanh()), ("c", nn.Sigmoid())]))
+    del seq[1]
+    assert list(seq._modules) == ["0", "1"] and isinstance(seq[1], nn.Sigmoid)
+    seq.insert(0, nn.Identity())
+    seq.append(nn.ReLU())
+    assert [type(m).__name__ for m in seq] == ["Identity", "ReLU", "Sigmoid", "ReLU"]
+    ml = nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.Sigmoid()])
+    del ml[0:2]
+    assert len(ml) == 1 and isinstance(ml[0], nn.Sigmoid)
+    ml.insert(0, nn.Tanh())
+    assert [n for n, _ in ml.named_children()] == ["0", "1"]
+    with pytest.raises(IndexError):
+        del ml[5]

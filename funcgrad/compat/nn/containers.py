@@ -23,7 +23,44 @@ def _index(idx, n, cls):
     return idx % n
 
 
-class Sequential(Module):
+class _ListOps:
+    """Positional interface of Sequential / ModuleList over ``_modules`` (renumbered "0", "1", ...)."""
+
+    def _renumber(self, modules):
+        self._modules.clear()
+        for i, m in enumerate(modules):
+            self._modules[str(i)] = m
+
+    def __delitem__(self, idx):
+        items = list(self._modules.values())
+        del items[idx if isinstance(idx, slice) else _index(idx, len(items), type(self))]
+        self._renumber(items)
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        for m in modules:
+            self.append(m)
+        return self
+
+    def insert(self, index, module):
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        items = list(self._modules.values())
+        items.insert(index, module)
+        self._renumber(items)
+        return self
+
+
+class Sequential(_ListOps, Module):
     """Modules applied in order: ``Sequential(m1, m2)``, ``Sequential(OrderedDict(name=m))`` or ``add_module``."""
 
     def __init__(self, *args):
@@ -47,42 +84,10 @@ class Sequential(Module):
         key = list(self._modules)[_index(idx, len(self), type(self))]
         setattr(self, key, module)
 
-    def __delitem__(self, idx):
-        keys = list(self._modules)
-        for k in (keys[idx] if isinstance(idx, slice) else [keys[_index(idx, len(self), type(self))]]):
-            delattr(self, k)
-        items = list(self._modules.items())
-        self._modules.clear()
-        for i, (_, m) in enumerate(items):
-            self._modules[str(i)] = m
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
     def __add__(self, other):
         if not isinstance(other, Sequential):
             raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
         return Sequential(*self, *other)
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules):
-        for m in modules:
-            self.append(m)
-        return self
-
-    def insert(self, index, module):
-        items = list(self._modules.values())
-        items.insert(index if index >= 0 else index + len(items), module)
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
-        return self
 
     def forward(self, input):
         for module in self._modules.values():
@@ -90,7 +95,7 @@ class Sequential(Module):
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_ListOps, Module):
     """A list of Modules, registered as children (not callable: iterate and call each)."""
 
     def __init__(self, modules=None):
@@ -106,40 +111,11 @@ class ModuleList(Module):
     def __setitem__(self, idx, module):
         self.add_module(str(_index(idx, len(self), type(self))), module)
 
-    def __delitem__(self, idx):
-        items = list(self._modules.values())
-        del items[idx]
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
     def __iadd__(self, modules):
         return self.extend(modules)
 
     def __add__(self, other):
         return ModuleList(list(self) + list(other))
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules):
-        for m in modules:
-            self.append(m)
-        return self
-
-    def insert(self, index, module):
-        items = list(self._modules.values())
-        items.insert(index, module)
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self.add_module(str(i), m)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function '
