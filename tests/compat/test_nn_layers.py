@@ -223,3 +223,24 @@ def test_data_parallel_and_unsupported_embedding_options():
     assert list(dp.state_dict()) == ["module.weight", "module.bias"] and dp(torch.ones(3, 2)).shape == (3, 1)
     with pytest.raises(ValueError, match="max_norm"):
         nn.Embedding(3, 2, max_norm=1.0)
+
+
+def test_more_layers_shapes_reprs_and_math():
+    m = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2)
+    assert repr(m) == ("ConvTranspose2d(4, 6, kernel_size=(3, 3), stride=(2, 2), padding=(1, 1), "
+                       "output_padding=(1, 1), groups=2)")
+    assert m.weight.shape == (4, 3, 3, 3) and m(torch.randn(2, 4, 5, 5)).shape == (2, 6, 10, 10)
+    assert nn.ConvTranspose1d(2, 3, 3)(torch.randn(1, 2, 5)).shape == (1, 3, 7)
+    g = nn.GroupNorm(2, 4)
+    assert repr(g) == "GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)"
+    y = g.double()(torch.randn(3, 4, 5, dtype=torch.float64)).detach().numpy().reshape(3, 2, -1)
+    np.testing.assert_allclose(y.mean(-1), 0, atol=1e-12)
+    torch.manual_seed(0)
+    out = nn.Dropout2d(0.5)(torch.ones(2, 8, 3, 3)).numpy()
+    per_channel = out.reshape(16, 9)
+    assert set(np.unique(per_channel)) <= {0.0, 2.0} and (per_channel.std(1) == 0).all()
+    p = nn.PReLU()
+    assert repr(p) == "PReLU(num_parameters=1)" and p(torch.tensor([-1.0, 2.0])).tolist() == [-0.25, 2.0]
+    p3 = nn.PReLU(3, init=0.5)
+    assert p3(-torch.ones(2, 3, 2)).tolist() == [[[-0.5] * 2] * 3] * 2
+    assert nn.Unflatten(1, (2, 3))(torch.ones(4, 6)).shape == (4, 2, 3)

@@ -136,6 +136,8 @@ class _ConvNd(Module):
             s += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
         if self.dilation != (1,) * n:
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * n:
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
