@@ -244,3 +244,16 @@ def test_more_layers_shapes_reprs_and_math():
     p3 = nn.PReLU(3, init=0.5)
     assert p3(-torch.ones(2, 3, 2)).tolist() == [[[-0.5] * 2] * 3] * 2
     assert nn.Unflatten(1, (2, 3))(torch.ones(4, 6)).shape == (4, 2, 3)
+
+
+def test_functional_channel_dropout_and_prelu():
+    torch.manual_seed(1)
+    x = torch.ones(3, 4, 5)
+    y = F.dropout1d(x, 0.5).numpy()
+    assert (y.std(-1) == 0).all() and set(np.unique(y)) <= {0.0, 2.0}
+    assert F.dropout2d(x, 0.5, training=False) is x
+    with pytest.raises(ValueError, match="Expected 3D or 4D input"):
+        F.dropout2d(torch.ones(2, 2), 0.5)
+    w = torch.tensor([0.1, 0.2, 0.3, 0.4])
+    out = F.prelu(-torch.ones(2, 4, 3), w)
+    np.testing.assert_allclose(out.numpy()[0, :, 0], -w.numpy())

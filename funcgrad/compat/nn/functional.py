@@ -27,7 +27,7 @@ __all__ = [
     "log_softmax", "softmin", "dropout", "embedding", "one_hot", "batch_norm", "max_pool1d", "max_pool2d",
     "mse_loss", "l1_loss", "smooth_l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "kl_div", "normalize", "pad", "logsigmoid", "relu_", "pairwise_distance",
-    "cosine_similarity",
+    "cosine_similarity", "dropout1d", "dropout2d", "prelu",
 ]
 
 
@@ -95,6 +95,36 @@ def dropout(input, p=0.5, training=True, inplace=False):
         keep = rand(tuple(input.shape), dtype=input.dtype, device=input.device) >= p
         out = input * keep * (1.0 / (1.0 - p))
     return input.copy_(out) if inplace else out
+
+
+def _channel_dropout(input, p, training, inplace, nd, name):
+    if input.dim() not in (nd + 1, nd + 2):
+        raise ValueError(f"{name}: Expected {nd + 1}D or {nd + 2}D input, but received a {input.dim()}D input")
+    if not training or p == 0.0:
+        return input
+    from ..creation import ones  # noqa: PLC0415
+
+    lead = tuple(input.shape[:input.dim() - nd])
+    mask = dropout(ones(lead + (1,) * nd, dtype=input.dtype, device=input.device), p)
+    out = input * mask
+    return input.copy_(out) if inplace else out
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, L) or (C, L) input with probability ``p``; scale the rest by 1/(1-p)."""
+    return _channel_dropout(input, p, training, inplace, 1, "dropout1d")
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, H, W) or (C, H, W) input with probability ``p``."""
+    return _channel_dropout(input, p, training, inplace, 2, "dropout2d")
+
+
+def prelu(input, weight):
+    """max(0, x) + weight * min(0, x); a weight of C elements applies per channel (dim 1)."""
+    if weight.numel() > 1:
+        weight = weight.view((-1,) + (1,) * max(input.dim() - 2, 0))
+    return relu(input) - weight * relu(-input)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,

@@ -74,16 +74,8 @@ class _DropoutChannels(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):
-        if input.dim() not in (self._nd + 1, self._nd + 2):
-            raise ValueError(f"{type(self).__name__}: Expected {self._nd + 1}D or {self._nd + 2}D input, "
-                             f"but received a {input.dim()}D input")
-        if not self.training or self.p == 0:
-            return input
-        batched = input.dim() == self._nd + 2
-        lead = tuple(input.shape[:2]) if batched else tuple(input.shape[:1])
-        mask = F.dropout(_c.ones(lead + (1,) * self._nd, dtype=input.dtype, device=input.device), self.p)
-        out = input * mask
-        return input.copy_(out) if self.inplace else out
+        fn = F.dropout1d if self._nd == 1 else F.dropout2d
+        return fn(input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
@@ -106,10 +98,7 @@ class PReLU(Module):
         self.weight = Parameter(_c.full((num_parameters,), float(init), **_factory(device, dtype)))
 
     def forward(self, input):
-        w = self.weight
-        if self.num_parameters > 1:
-            w = w.view((-1,) + (1,) * max(input.dim() - 2, 0))
-        return F.relu(input) - w * F.relu(-input)
+        return F.prelu(input, self.weight)
 
     def extra_repr(self):
         return f"num_parameters={self.num_parameters}"
