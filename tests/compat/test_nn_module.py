@@ -259,3 +259,30 @@ def test_list_operations_renumber():
     assert [n for n, _ in ml.named_children()] == ["0", "1"]
     with pytest.raises(IndexError):
         del ml[5]
+
+
+def test_backward_hooks():
+    lin = nn.Linear(3, 2)
+    seen = []
+    h1 = lin.register_full_backward_hook(
+        lambda m, gi, go: seen.append(("full", [None if g is None else tuple(g.shape) for g in gi],
+                                       [tuple(g.shape) for g in go])))
+    h2 = lin.register_full_backward_pre_hook(lambda m, go: seen.append(("pre", tuple(go[0].shape))))
+    x = torch.randn(4, 3, requires_grad=True)
+    lin(x).sum().backward()
+    assert seen == [("pre", (4, 2)), ("full", [(4, 3)], [(4, 2)])]
+    np.testing.assert_allclose(x.grad.numpy(), np.tile(lin.weight.detach().numpy().sum(0), (4, 1)), rtol=1e-6)
+    seen.clear()
+    lin(torch.randn(4, 3)).sum().backward()  # no input needs grad: grad_input is all None
+    assert seen == [("pre", (4, 2)), ("full", [None], [(4, 2)])]
+    h1.remove()
+    h2.remove()
+    lin.register_full_backward_hook(lambda m, gi, go: (gi[0] * 0,))
+    lin.register_full_backward_pre_hook(lambda m, go: (go[0] * 2,))
+    x.grad = None
+    lin.weight.grad = None
+    lin(x).sum().backward()
+    assert (x.grad == 0).all()
+    np.testing.assert_allclose(lin.weight.grad.numpy(), np.tile(2 * x.detach().numpy().sum(0), (2, 1)), rtol=1e-5)
+    with pytest.warns(FutureWarning, match="register_backward_hook is deprecated"):
+        lin.register_backward_hook(lambda m, gi, go: None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict, namedtuple
 
-from ..grad_mode import no_grad
+from ..grad_mode import is_grad_enabled, no_grad
 from ..hooks import RemovableHandle
 from ..tensor import Tensor
 from .parameter import Parameter
@@ -45,6 +45,8 @@ class Module:
         d["_modules"] = OrderedDict()
         d["_forward_hooks"] = []
         d["_forward_pre_hooks"] = []
+        d["_backward_hooks"] = []
+        d["_backward_pre_hooks"] = []
 
     def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
@@ -343,17 +345,38 @@ class Module:
         """``hook(module, args, output)``; a non-None return replaces the output."""
         return RemovableHandle(self._forward_hooks, hook)
 
+    def register_full_backward_hook(self, hook):
+        """``hook(module, grad_input, grad_output)`` when the inputs' gradients are computed."""
+        return RemovableHandle(self._backward_hooks, hook)
+
+    def register_full_backward_pre_hook(self, hook):
+        """``hook(module, grad_output)`` when the outputs' gradients are computed."""
+        return RemovableHandle(self._backward_pre_hooks, hook)
+
+    def register_backward_hook(self, hook):
+        import warnings  # noqa: PLC0415
+
+        warnings.warn("register_backward_hook is deprecated: it is run as register_full_backward_hook "
+                      "(grad_input is the gradient of the module's inputs)", FutureWarning, stacklevel=2)
+        return self.register_full_backward_hook(hook)
+
     def __call__(self, *args, **kwargs):
         for hook in tuple(self._forward_pre_hooks):
             r = hook(self, args)
             if r is not None:
                 args = r if isinstance(r, tuple) else (r,)
+        bw = None
+        if (self._backward_hooks or self._backward_pre_hooks) and is_grad_enabled():
+            from .backward_hooks import BackwardHookState  # noqa: PLC0415
+
+            bw = BackwardHookState(self)
+            args = bw.setup_inputs(args)
         out = self.forward(*args, **kwargs)
         for hook in tuple(self._forward_hooks):
             r = hook(self, args, out)
             if r is not None:
                 out = r
-        return out
+        return out if bw is None else bw.setup_outputs(out)
 
     # --- state_dict -----------------------------------------------------------------------
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
