@@ -69,6 +69,7 @@ class _Pickler(pickle.Pickler):
         super().__init__(file, protocol)
         self.storages = {}
         self._keys = {}
+        self._keep = []  # the roots stay alive while pickling, so their ids stay unique
 
     def _storage(self, host, shareable):
         root = _root(host) if shareable else host
@@ -78,7 +79,7 @@ class _Pickler(pickle.Pickler):
         if key is None:
             key = self._keys[id(root)] = len(self._keys)
             self.storages[key] = root.tobytes(order="A")
-            self._keep = getattr(self, "_keep", []) + [root]  # ids stay valid while pickling
+            self._keep.append(root)
         return key, _addr(host) - _addr(root), host
 
     def persistent_id(self, obj):
