@@ -149,3 +149,25 @@ def test_iterable_dataset():
     assert [b.tolist() for b in Data.DataLoader(Stream(), batch_size=2)] == [[0, 1], [2, 3], [4]]
     with pytest.raises(ValueError, match="shuffle"):
         Data.DataLoader(Stream(), shuffle=True)
+
+
+class Shards(Data.IterableDataset):
+    def __init__(self, n):
+        self.n = n
+
+    def __iter__(self):
+        info = Data.get_worker_info()
+        if info is None:
+            return iter(range(self.n))
+        return iter(range(info.id, self.n, info.num_workers))
+
+
+def test_iterable_dataset_in_worker_replicas_round_robin():
+    def run(**kw):
+        return [b.tolist() if hasattr(b, "tolist") else b for b in Data.DataLoader(**kw)]
+
+    assert run(dataset=Shards(10), batch_size=2, num_workers=2) == [[0, 2], [1, 3], [4, 6], [5, 7], [8], [9]]
+    assert run(dataset=Shards(7), batch_size=2, num_workers=3) == [[0, 3], [1, 4], [2, 5], [6]]
+    assert run(dataset=Shards(5), batch_size=None, num_workers=2) == [0, 1, 2, 3, 4]
+    assert run(dataset=Shards(9), batch_size=2, num_workers=2, drop_last=True) == [[0, 2], [1, 3], [4, 6], [5, 7]]
+    assert run(dataset=Shards(3), batch_size=2, num_workers=4) == [[0], [1], [2]]

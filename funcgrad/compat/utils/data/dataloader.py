@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import queue
 import time
@@ -9,7 +10,7 @@ import time
 from .collate import default_collate, default_convert
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
-from .worker import ExceptionWrapper, worker_loop
+from .worker import ExceptionWrapper, Exhausted, worker_loop
 
 __all__ = ["DataLoader"]
 
@@ -84,7 +85,7 @@ class DataLoader:
         return iter(self.batch_sampler if self._auto_collation else self.sampler)
 
     def __iter__(self):
-        if self._iterable:
+        if self._iterable and self.num_workers == 0:
             return _Iter(self._iter_iterable(), len(self) if hasattr(self.dataset, "__len__") else None)
         if self.num_workers == 0:
             return _Iter(self._iter_single(), len(self))
@@ -98,7 +99,7 @@ class DataLoader:
                 yield self.collate_fn(self.dataset[indices])
 
     def _iter_iterable(self):
-        """IterableDataset: read in the main process (also with num_workers > 0), batched in order."""
+        """IterableDataset in the main process, batched in order."""
         it = iter(self.dataset)
         if self.batch_size is None:
             for x in it:
@@ -153,11 +154,14 @@ class _MultiProcessIter:
             iq = ctx.Queue()
             w = ctx.Process(target=worker_loop, daemon=True,
                             args=(loader.dataset, iq, self._result_queue, loader.collate_fn,
-                                  loader._auto_collation, base_seed + wid, wid, n, loader.worker_init_fn))
+                                  loader._auto_collation, base_seed + wid, wid, n, loader.worker_init_fn,
+                                  (loader.batch_size, loader.drop_last) if loader._iterable else None))
             w.start()
             self._index_queues.append(iq)
             self._workers.append(w)
-        self._indices = loader._index_stream()
+        self._indices = itertools.repeat(None) if loader._iterable else loader._index_stream()
+        self._active = list(range(n))  # workers still producing (an IterableDataset's replicas run out)
+        self._next_worker = 0
         self._send_idx = self._rcvd_idx = 0
         self._pending = {}
         self._done_sending = False
@@ -179,7 +183,12 @@ class _MultiProcessIter:
         except StopIteration:
             self._done_sending = True
             return
-        self._index_queues[self._send_idx % len(self._workers)].put((self._send_idx, indices))
+        if not self._active:
+            self._done_sending = True
+            return
+        wid = self._active[self._next_worker % len(self._active)]
+        self._next_worker += 1
+        self._index_queues[wid].put((self._send_idx, indices))
         self._send_idx += 1
 
     def _get(self):
@@ -213,6 +222,11 @@ class _MultiProcessIter:
             self._pending[idx] = data
         data = self._pending.pop(self._rcvd_idx)
         self._rcvd_idx += 1
+        if isinstance(data, Exhausted):
+            if data.worker_id in self._active:
+                self._active.remove(data.worker_id)
+            self._send()
+            return self.__next__()
         self._send()
         if isinstance(data, ExceptionWrapper):
             self._shutdown_workers()

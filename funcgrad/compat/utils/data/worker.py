@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import traceback
 
-__all__ = ["WorkerInfo", "get_worker_info", "ExceptionWrapper"]
+__all__ = ["WorkerInfo", "get_worker_info", "ExceptionWrapper", "Exhausted"]
 
 _INFO = None
 
@@ -39,8 +40,24 @@ class ExceptionWrapper:
         raise exc
 
 
+class Exhausted:
+    """Sent by a worker whose replica of an IterableDataset has no more batches."""
+
+    def __init__(self, worker_id):
+        self.worker_id = worker_id
+
+
+def _next_iterable_batch(it, collate_fn, auto_collation, batch_size, drop_last):
+    if not auto_collation:
+        return collate_fn(next(it))
+    batch = list(itertools.islice(it, batch_size))
+    if not batch or (drop_last and len(batch) < batch_size):
+        raise StopIteration
+    return collate_fn(batch)
+
+
 def worker_loop(dataset, index_queue, result_queue, collate_fn, auto_collation, seed, worker_id, num_workers,
-                init_fn):
+                init_fn, iterable_batching=None):
     global _INFO
     from ... import creation  # noqa: PLC0415
 
@@ -53,13 +70,21 @@ def worker_loop(dataset, index_queue, result_queue, collate_fn, auto_collation, 
     except Exception as e:
         result_queue.put((None, ExceptionWrapper(e, f"in DataLoader worker process {worker_id}")))
         return
+    it = None
     while True:
         task = index_queue.get()
         if task is None:
             return
         idx, indices = task
         try:
-            if auto_collation:
+            if iterable_batching is not None:
+                if it is None:
+                    it = iter(dataset)
+                try:
+                    data = _next_iterable_batch(it, collate_fn, auto_collation, *iterable_batching)
+                except StopIteration:
+                    data = Exhausted(worker_id)
+            elif auto_collation:
                 data = collate_fn([dataset[i] for i in indices])
             else:
                 data = collate_fn(dataset[indices])
