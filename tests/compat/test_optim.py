@@ -243,3 +243,24 @@ def test_named_parameters_are_accepted():
     assert opt.param_groups[0]["param_names"] == ["weight", "bias"]
     assert opt.param_groups[0]["params"][0] is m.weight
     assert opt.state_dict()["param_groups"][0]["param_names"] == ["weight", "bias"]
+
+
+@pytest.mark.parametrize("cls,kw,keys", [
+    (optim.SGD, dict(lr=0.1), []),
+    (optim.SGD, dict(lr=0.1, momentum=0.9), ["momentum_buffer"]),
+    (optim.Adam, dict(), ["exp_avg", "exp_avg_sq", "step"]),
+    (optim.Adam, dict(amsgrad=True), ["exp_avg", "exp_avg_sq", "max_exp_avg_sq", "step"]),
+    (optim.RMSprop, dict(), ["square_avg", "step"]),
+    (optim.RMSprop, dict(momentum=0.5, centered=True), ["grad_avg", "momentum_buffer", "square_avg", "step"]),
+    (optim.Adagrad, dict(), ["step", "sum"]),
+])
+def test_state_keys_are_pytorchs(cls, kw, keys):
+    p = nn.Parameter(torch.ones(2))
+    opt = cls([p], **kw)
+    for _ in range(2):
+        opt.zero_grad()
+        (p * p).sum().backward()
+        opt.step()
+    assert sorted(opt.state[p]) == keys
+    if "step" in keys:
+        assert opt.state[p]["step"].item() == 2.0 and opt.state[p]["step"].dtype == torch.float32

@@ -127,7 +127,8 @@ class Optimizer:
             if f == "count":
                 values.append(self._count(sts[0]))
             else:
-                values.append([st.get(fields[f]) for st in sts])
+                vals = [st.get(fields[f]) for st in sts]
+                values.append(None if all(v is None for v in vals) else vals)
         return cls(*values)
 
     def _unpack(self, new, sts):
@@ -138,7 +139,7 @@ class Optimizer:
                 if f == "count":
                     if "count" in fields:
                         st[fields["count"]] = _step_tensor(v)
-                elif f in fields and v is not None:
+                elif f in fields and v is not None and v[i] is not None:
                     st[fields[f]] = v[i]
 
     @no_grad()
