@@ -375,7 +375,6 @@ TENSOR_TYPES.add(Tensor)
 class _SizeOf(int):
     """The element count (an int) that, called, gives PyTorch's ``size()`` / ``size(dim)``."""
 
-
     def __new__(cls, buf):
         r = int.__new__(cls, buf.size)
         r._shape = buf.shape
@@ -385,6 +384,8 @@ class _SizeOf(int):
         if dim is None:
             return Size(self._shape)
         return self._shape[_dim(dim, len(self._shape))]
+
+
 _new = object.__new__
 
 
