@@ -29,7 +29,7 @@ def _shape_ops():
 __all__ = [
     "ndim_of", "batch_size", "moveaxis", "to_front", "at_front", "with_rank",
     "elementwise_rule", "passthrough_rule", "reduction_rule", "axis_rule", "leading_axis_rule",
-    "gather_batch_rule", "scatter_batch_rule",
+    "gather_batch_rule", "scatter_batch_rule", "stacked_rule", "axes_param_rule",
 ]
 
 
@@ -269,4 +269,37 @@ def scatter_batch_rule(prim):
                                + list(range(1 + p + s, vb.ndim)))
         return prim.bind(xb, vb, *arrs, template=tmpl), 0
 
+    return rule
+
+
+# --- stacks of matrices and axis-parameterised transforms --------------------------------------
+
+def stacked_rule(prim):
+    """Batching for primitives acting on the trailing axes of stacked operands (linalg):
+    each operand gets its batch axis first (size 1 if unbatched) and its per-example dims
+    padded to a common rank, so the batch axes line up and the stack dimensions broadcast
+    as they do per example; every output has the batch axis first."""
+    def rule(args, dims, **params):
+        if len(args) == 1:
+            return prim.bind(to_front(args[0], dims[0]), **params), 0
+        reshape = _shape_ops()[0]
+        rank = max(ndim_of(a) - (d is not None) for a, d in zip(args, dims))
+        fixed = []
+        for a, d in zip(args, dims):
+            front = to_front(a, d) if d is not None else reshape(a, (1,) + tuple(a.shape))
+            fixed.append(with_rank(front, rank))
+        return prim.bind(*fixed, **params), 0
+
+    rule.__qualname__ = f"{prim.name}_batch_rule"
+    return rule
+
+
+def axes_param_rule(prim):
+    """Batching for one-argument primitives with an ``axes`` tuple param (fft family):
+    the batch axis moves to the front and the axes shift past it."""
+    def rule(args, dims, *, axes, **params):
+        (x,), (d,) = args, dims
+        return prim.bind(to_front(x, d), axes=tuple(a + 1 for a in axes), **params), 0
+
+    rule.__qualname__ = f"{prim.name}_batch_rule"
     return rule

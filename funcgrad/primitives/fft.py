@@ -17,6 +17,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import axes_param_rule
 from .complex import real
 from .creation import full_like, zeros_like
 from .index import getitem
@@ -127,3 +128,9 @@ irfftn_p.defjvp(lambda t, ans, x, axes, n, norm: irfftn(t, axes, n, norm))
 
 def irfftn(x, axes, n, norm="backward"):
     return irfftn_p.bind(x, axes=tuple(axes), n=int(n), norm=norm)
+
+
+# vmap: the transforms act on their ``axes``; the batch axis goes in front of them
+for _p in (fftn_p, rfftn_p, irfftn_p):
+    _p.batch = axes_param_rule(_p)
+del _p

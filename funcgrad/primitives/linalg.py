@@ -14,7 +14,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray, Zero
-from ._batching import ndim_of, to_front
+from ._batching import ndim_of, stacked_rule, to_front
 from .creation import zeros_like
 from .reduce import reduce_sum
 from .shape import expand_dims, reshape, swap_last_two
@@ -318,3 +318,9 @@ pinv_p.defjvp(_pinv_jvp)
 def pinv(a, rcond):
     """Moore-Penrose pseudo-inverse; singular values below rcond * largest are cut."""
     return pinv_p.bind(a, rcond=float(rcond))
+
+
+# vmap: these act on the trailing (matrix) axes of stacks, so a batch axis in front is exact
+for _p in (inv_p, solve_p, det_p, slogdet_p, cholesky_p, pinv_p):
+    _p.batch = stacked_rule(_p)
+del _p

@@ -16,6 +16,7 @@ A cotangent that is a symbolic Zero (an unused result) costs nothing.
 from __future__ import annotations
 
 from ..core import Primitive, ShapedArray, Zero
+from ._batching import stacked_rule
 from .linalg import (
     LinAlgError, T, _xp, check_stacked_square, diag_embed, diagonal, eye_like, matmul, solve, sym,
     tril,
@@ -241,3 +242,9 @@ qr_p.defjvp_joint(_qr_jvp)
 def qr(a, mode="reduced"):
     """(q, r), or (r,) with mode='r'."""
     return qr_p.bind(a, mode=mode)
+
+
+# vmap: decompositions act on the trailing (matrix) axes of stacks
+for _p in (eigh_p, svd_p, qr_p):
+    _p.batch = stacked_rule(_p)
+del _p

@@ -94,7 +94,7 @@ def _std_weights(ans, x, axes, ddof, keepdims):
     dev = x - reduce_sum(x, axes, True) / n
     s = _keep(ans, x.shape, axes, keepdims)
     zero = equal(s, 0)
-    return where(zero, 0.0, dev / where(zero, 1.0, s)) / (n - ddof)
+    return where(zero, 0.0, dev / where(zero, 1.0, s)) / max(n - ddof, 0)  # numpy: ddof >= n gives inf
 
 
 reduce_std_p = Primitive(

@@ -98,7 +98,7 @@ def _integrate(f, y0, ts, rtol, atol, mxstep, xp):
                 h *= 0.2
                 continue
             if en <= 1.0:
-                t, y, fy = (t_next if t + h >= t_next else t + h), y_new, f_new
+                t, y, fy = min(t_next, t + h), y_new, f_new
             h *= min(10.0, max(0.2, 0.9 * en ** -0.2)) if en > 0 else 10.0
         out.append(y)
     return xp.stack(out)

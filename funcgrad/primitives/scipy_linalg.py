@@ -9,8 +9,7 @@ funcgrad operations, so every derivative can be differentiated again:
 
 - triangular solve X = op(A)^-1 B:  B_bar = op(A)^-T X_bar, A_bar = -(op(A)^-T X_bar) X^T
   (transposed for op = transpose), restricted to A's triangle;
-- cholesky (of the symmetric part): dL = L Phi(L^-1 dA L^-T), Phi = lower triangle
-  with half the diagonal; A_bar = sym(L^-T Phi(L^T L_bar) L^-1);
+  (Cholesky itself is funcgrad.primitives.linalg.cholesky, numpy.linalg's);
 - expm: dX = the upper-right block of expm([[A, dA], [0, A]]); A_bar the same
   with A^T and X_bar;
 - lu (packed L\\U of P^T A, pivots separately): X = L^-1 P^T dA U^-1, dLU = L tril(X, -1)
@@ -24,16 +23,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..array import Array
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
-from .elementwise import where
-from .linalg import matmul
-from .shape import swap_last_two
+from .linalg import T as _T
+from .linalg import eye_like, matmul, tri_like
 from .special import missing_error, scipy_namespace
 
-__all__ = ["triangular_solve", "cholesky", "expm", "solve_sylvester", "sqrtm", "tri_mask", "lu",
-           "lu_pivots", "lu_perm"]
+__all__ = ["triangular_solve", "expm", "solve_sylvester", "sqrtm", "lu", "lu_pivots", "lu_perm"]
 
 
 def _xp(*bufs):
@@ -52,15 +48,6 @@ def _linalg(xp):
 def _float_dtype(*avals):
     dt = np.result_type(*(a.dtype for a in avals))
     return dt if dt.kind in "fc" else np.dtype(np.float64)
-
-
-def tri_mask(n, m, k, like):
-    """Boolean (n, m) mask of the lower triangle (j <= i + k) on ``like``'s device."""
-    return Array(np.tri(n, m, k, dtype=bool), device=like.device)
-
-
-def _T(x):
-    return swap_last_two(x)
 
 
 # --- triangular solve -------------------------------------------------------------------------
@@ -97,8 +84,7 @@ def _triangle(m, lower, unit_diagonal):
     """m restricted to the triangle a triangular solve reads (strict if unit diagonal)."""
     n = m.shape[-1]
     k = -1 if unit_diagonal else 0
-    mask = np.tri(n, n, k, dtype=bool)
-    return where(Array(mask if lower else mask.T, device=m.device), m, 0.0)
+    return m * (tri_like(m, n, n, k) if lower else _T(tri_like(m, n, n, k)))
 
 
 def _tri_vjp_a(g, ans, a, b, lower, trans, unit_diagonal):
@@ -129,7 +115,7 @@ def triangular_solve(a, b, lower=True, trans=0, unit_diagonal=False):
     return triangular_solve_p.bind(a, b, lower=bool(lower), trans=int(trans), unit_diagonal=bool(unit_diagonal))
 
 
-# --- cholesky ------------------------------------------------------------------------------------
+# --- shared shape rule ------------------------------------------------------------------
 
 def _square_abstract(name):
     def abstract(a, *rest, **params):
@@ -137,42 +123,6 @@ def _square_abstract(name):
             raise ValueError(f"{name}: expected a square 2-d matrix, got shape {a.shape}")
         return ShapedArray(a.shape, _float_dtype(a))
     return abstract
-
-
-def _cholesky_impl(a):
-    xp = _xp(a)
-    dt = _float_dtype(a)
-    return xp.linalg.cholesky(a.astype(dt) if a.dtype != dt else a)
-
-
-def _phi(x):
-    """Lower triangle of x with half its diagonal."""
-    n = x.shape[-1]
-    eye = Array(np.eye(n, dtype=bool), device=x.device)
-    return where(tri_mask(n, n, -1, x), x, where(eye, 0.5 * x, 0.0))
-
-
-def _cholesky_jvp(t, ans, a):
-    sym = 0.5 * (t + _T(t))
-    inner = _T(triangular_solve(ans, _T(triangular_solve(ans, sym, True)), True))  # L^-1 dA L^-T
-    return matmul(ans, _phi(inner))
-
-
-def _cholesky_vjp(g, ans, a):
-    p = _phi(matmul(_T(ans), g))
-    s = triangular_solve(ans, _T(triangular_solve(ans, p, True, trans=1)), True, trans=1)  # L^-T P L^-1 (transposed)
-    return 0.5 * (s + _T(s))
-
-
-cholesky_p = Primitive("scipy_cholesky", _cholesky_impl, _square_abstract("cholesky"))
-cholesky_p.defvjp(_cholesky_vjp, unsaved_args=(0,))
-cholesky_p.defjvp(_cholesky_jvp)
-
-
-def cholesky(a):
-    """The lower Cholesky factor of symmetric positive-definite ``a`` (its lower triangle is read;
-    derivatives are those of the symmetric part)."""
-    return cholesky_p.bind(a)
 
 
 # --- expm --------------------------------------------------------------------------------------
@@ -327,22 +277,21 @@ def _lu_jvp(t, ans, a):
     perm = lu_perm(lu_pivots(a))
     n = a.shape[-1]
     x = _T(triangular_solve(ans, _T(_unit_lower(ans, t[perm])), False, 1))  # L^-1 P^T dA U^-1
-    strict = tri_mask(n, n, -1, x)
-    low = where(strict, x, 0.0)
-    up = where(strict, 0.0, x)
-    dl = matmul(where(strict, ans, 0.0) + Array(np.eye(n), device=x.device), low)
-    du = matmul(up, where(strict, 0.0, ans))
+    strict = tri_like(x, n, n, -1)
+    low = x * strict
+    dl = matmul(ans * strict + eye_like(x, n), low)
+    du = matmul(x - low, ans - ans * strict)
     return dl + du
 
 
 def _lu_vjp(g, ans, a):
     perm = lu_perm(lu_pivots(a))
     n = a.shape[-1]
-    strict = tri_mask(n, n, -1, g)
-    l_mat = where(strict, ans, 0.0) + Array(np.eye(n), device=g.device)
-    u_mat = where(strict, 0.0, ans)
-    xbar = where(strict, matmul(_T(l_mat), where(strict, g, 0.0)), 0.0) \
-        + where(strict, 0.0, matmul(where(strict, 0.0, g), _T(u_mat)))
+    strict = tri_like(g, n, n, -1)
+    upper = 1.0 - strict
+    l_mat = ans * strict + eye_like(g, n)
+    u_mat = ans * upper
+    xbar = matmul(_T(l_mat), g * strict) * strict + matmul(g * upper, _T(u_mat)) * upper
     y = _T(triangular_solve(ans, _T(_unit_lower(ans, xbar, 1)), False, 0))  # L^-T xbar U^-T
     return (0.0 * y).at[perm].set(y)  # P y: row perm[i] of the result is row i of y
 

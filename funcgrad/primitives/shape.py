@@ -1,4 +1,4 @@
-"""Shape primitives: reshape, transpose, broadcast_to.
+"""Shape primitives: reshape, transpose, broadcast_to, concatenate, pad (constant), split.
 
 Parameters are static and normalised by the numpy layer (shape tuples with no
 -1, full permutations).  Results may be views of the input buffer: buffers

@@ -32,6 +32,7 @@ import numpy as np
 from .. import _standin
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import elementwise_rule
 from .elementwise import defderiv, exp
 
 __all__ = [
@@ -163,7 +164,9 @@ def special_primitive(name, sp_name=None, *, fallback=None, orders=(), abstract=
         return ShapedArray(np.broadcast_shapes(*shapes), dtype_of(avals))
 
     impl.__name__ = f"{name}_impl"
-    return Primitive(name, impl, abstract or ufunc_abstract, **kwargs)
+    prim = Primitive(name, impl, abstract or ufunc_abstract, **kwargs)
+    prim.batch = elementwise_rule(prim)  # vmap: they broadcast like ufuncs
+    return prim
 
 
 # --- erf / erfc without scipy -----------------------------------------------------------

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
+from ._batching import batch_size, to_front
 from .elementwise import defderiv, exp, isnan, log, safe_mul, sign, where
 from .reduce import reduce_sum, reduced_shape
 from .shape import broadcast_to, reshape
@@ -140,6 +141,23 @@ def _lse_jvp_b(t, ans, a, b, axes, keepdims):
 logsumexp_p = Primitive("logsumexp", _lse_impl, _lse_abstract)
 logsumexp_p.defvjp(_lse_vjp_a, _lse_vjp_b)
 logsumexp_p.defjvp(_lse_jvp_a, _lse_jvp_b)
+
+
+def _lse_batch(args, dims, *, axes, keepdims):
+    """vmap: batch axes to the front (b, when an array, has a's per-example shape)."""
+    n = batch_size(args, dims)
+
+    def front(x, d):
+        return to_front(x, d) if d is not None else broadcast_to(x, (n,) + tuple(x.shape))
+
+    a, b = args
+    a = front(a, dims[0])
+    if type(b) is not float:
+        b = front(b, dims[1])
+    return logsumexp(a, b, tuple(ax + 1 for ax in axes), keepdims), 0
+
+
+logsumexp_p.batch = _lse_batch
 
 
 def logsumexp(a, b=1.0, axes=(), keepdims=False):

@@ -16,6 +16,7 @@ from ..numpy._creation import zeros
 from ..numpy._elementwise import where
 from ..numpy._util import as_array
 from ..primitives import scipy_linalg as _la
+from ..primitives.linalg import cholesky as _cholesky
 
 __all__ = ["solve_triangular", "cholesky", "cho_factor", "cho_solve", "lu_factor", "lu_solve",
            "expm", "sqrtm", "solve_sylvester", "solve_banded", "block_diag"]
@@ -59,7 +60,7 @@ def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
     """scipy.linalg.cholesky: the upper (default) or lower factor of a symmetric
     positive-definite a (reads a's lower triangle; derivatives are those of the symmetric part)."""
     a = _matrix(a, "a", "cholesky")
-    factor = _la.cholesky(a)
+    factor = _cholesky(a)
     return factor if lower else _shape.transpose(factor)
 
 

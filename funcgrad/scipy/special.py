@@ -95,12 +95,18 @@ def multigammaln(a, d):
     if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or d < 1:
         raise ValueError(f"multigammaln: d should be a positive integer (dimension), got {d!r}")
     a = as_array(a)
-    if a.size and bool(_red.min(stop_gradient(a)) <= 0.5 * (d - 1)):
-        raise ValueError(f"multigammaln: condition a ({_red.min(stop_gradient(a))}) > 0.5 * (d-1) ({0.5 * (d - 1)}) not met")
+    low = 0.5 * (d - 1)
+    try:
+        bad = a.size and bool(_red.min(stop_gradient(a)) <= low)
+    except TypeError:  # no concrete values (under vmap): NaN where the domain is left
+        bad = None
+    if bad:
+        raise ValueError(f"multigammaln: condition a ({_red.min(stop_gradient(a))}) > 0.5 * (d-1) ({low}) not met")
     out = _sg.gammaln(a)
     for j in range(1, d):
         out = out + _sg.gammaln(a - 0.5 * j)
-    return out + 0.25 * d * (d - 1) * math.log(math.pi)
+    out = out + 0.25 * d * (d - 1) * math.log(math.pi)
+    return out if bad is not None else where(a > low, out, np.nan)
 
 
 def _lse_args(a, axis, b):

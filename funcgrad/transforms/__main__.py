@@ -5,7 +5,12 @@
 
 import sys
 
-import funcgrad  # noqa: F401  (registers every primitive)
+import funcgrad  # noqa: F401  (registers the core's primitives)
+import funcgrad.nn  # noqa: F401  (and the layers')
+import funcgrad.scipy.special  # noqa: F401  (and the special functions', linalg helpers')
+import funcgrad.scipy.linalg  # noqa: F401
+import funcgrad.scipy.signal  # noqa: F401
+import funcgrad.scipy.integrate  # noqa: F401
 from funcgrad.transforms.batching import fallback_list_markdown, update_fallback_docs
 
 if "--update-docs" in sys.argv:

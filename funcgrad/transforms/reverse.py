@@ -97,8 +97,13 @@ class VJPTrace(Trace):
     def process_primitive(self, prim, args, params):
         if len(args) == 1:  # bind only calls us with one of our tracers
             a = args[0]
-            primals = [a.primal]
-            parents = [a.node]
+            node_in = a.node
+            out = prim.bind(a.primal, **params)
+            if not prim.differentiable:
+                return out
+            parents = (node_in,)
+            # keep only what the rules read; a node stands in for an unsaved arg's aval
+            primals = parents if prim.unsaved else (a.primal,)
         else:
             primals = []
             parents = []
@@ -111,16 +116,11 @@ class VJPTrace(Trace):
                 else:
                     primals.append(a)
                     parents.append(None)
-            if not traced:
-                return prim.bind(*primals, **params)
-        out = prim.bind(*primals, **params)
-        if not prim.differentiable:
-            return out
-        unsaved = prim.unsaved
-        if unsaved:  # keep only what the rules read; a node stands in for a traced arg's aval
-            if len(primals) == 1:
-                primals[0] = parents[0]
-            else:
+            out = prim.bind(*primals, **params)
+            if not prim.differentiable or not traced:
+                return out
+            unsaved = prim.unsaved
+            if unsaved:
                 for i in (range(len(primals)) if unsaved is ALL_ARGS else unsaved):
                     if i < len(primals):
                         p = parents[i]

@@ -8,7 +8,7 @@ import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad.testing import check_grads
 
-from ..primitives.specs.index import mixed_index
+from ..primitives.index_strategies import mixed_index
 
 X = np.arange(60.0).reshape(3, 4, 5)
 I = np.array

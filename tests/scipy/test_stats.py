@@ -77,14 +77,14 @@ def test_dirichlet():
         fs.dirichlet.logpdf(x.T[:, :1].reshape(1, 3), alpha)
 
 
-def test_support_edges_have_finite_zero_gradients():
-    for f, x in [(fs.gamma.logpdf, -1.0), (fs.beta.logpdf, 1.5), (fs.expon.logpdf, -0.5), (fs.uniform.logpdf, 2.0)]:
-        args = {fs.gamma.logpdf: (2.0,), fs.beta.logpdf: (2.0, 3.0)}.get(f, ())
-        assert float(f(x, *args)) == -np.inf
-        g = fg.grad(lambda v: fnp.where(v > 100, 0.0, f(v, *args) * 0.0 + 1.0) if False else f(v, *args))(x)
-        assert np.isfinite(float(g)) or float(g) == 0.0
-        g0 = fg.grad(lambda v: fnp.where(fnp.isfinite(f(v, *args)), f(v, *args), 0.0))(x)
-        assert float(g0) == 0.0
+@pytest.mark.parametrize("f, args, x", [(fs.gamma.logpdf, (2.0,), -1.0), (fs.beta.logpdf, (2.0, 3.0), 1.5),
+                                        (fs.expon.logpdf, (), -0.5), (fs.uniform.logpdf, (), 2.0)])
+def test_support_edges_have_zero_gradients(f, args, x):
+    """Outside the support: logpdf -inf, gradient exactly 0 (no NaN from the unused branch)."""
+    assert float(f(x, *args)) == -np.inf
+    assert float(fg.grad(lambda v: f(v, *args))(x)) == 0.0
+    g0 = fg.grad(lambda v: fnp.where(fnp.isfinite(f(v, *args)), f(v, *args), 0.0))(x)
+    assert float(g0) == 0.0
 
 
 def test_t_cdf_derivative_at_the_center_is_the_density():
@@ -93,7 +93,7 @@ def test_t_cdf_derivative_at_the_center_is_the_density():
         assert float(g) == pytest.approx(st.t.pdf(0.0, df), rel=1e-12)
     assert float(fg.grad(fs.cauchy.cdf)(0.0)) == pytest.approx(1 / np.pi, rel=1e-14)
     x = np.linspace(-50, 50, 201)
-    np.testing.assert_allclose(np.asarray(fs.cauchy.cdf(x)), st.cauchy.cdf(x), rtol=1e-14)
+    np.testing.assert_allclose(np.asarray(fs.cauchy.cdf(x)), st.cauchy.cdf(x), rtol=1e-13)  # (0.5 - small in the tail)
 
 
 def test_norm_far_tails_and_bad_scale():

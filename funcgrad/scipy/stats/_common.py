@@ -62,19 +62,3 @@ def safe(cond, z, fill):
     """z where cond, else ``fill``: evaluate a formula only where it is defined, so that
     the discarded branch cannot put NaN into gradients (the double-where pattern)."""
     return _ew.where(cond, z, fill)
-
-
-def arctan(z):
-    """arctan with funcgrad ops (argument reduction to |w| <= tan(pi/16), then the Taylor
-    series): ~1e-16 accurate and differentiable to any order."""
-    big = _ew.abs(z) > 1.0
-    w = _ew.where(big, 1.0 / _ew.where(big, z, 1.0), z)  # |w| <= 1
-    for _ in range(2):  # arctan(w) = 2 arctan(w / (1 + sqrt(1 + w^2))): |w| <= 0.199
-        w = w / (1.0 + _ew.sqrt(1.0 + w * w))
-    w2 = w * w
-    term, total = w, w
-    for k in range(1, 14):
-        term = term * (-w2)
-        total = total + term / (2 * k + 1)
-    at = 4.0 * total
-    return _ew.where(big, _ew.sign(z) * (math.pi / 2) - at, at)

@@ -9,8 +9,9 @@ import math
 import numpy as np
 
 from ...numpy import _elementwise as _ew
+from ...numpy import _math
 from .. import special as _sp
-from ._common import LOG_2PI, Distribution, arctan, safe, select, standardize, valid_scale
+from ._common import LOG_2PI, Distribution, safe, select, standardize, valid_scale
 
 __all__ = ["norm", "expon", "laplace", "cauchy", "logistic", "uniform", "t"]
 
@@ -81,7 +82,7 @@ _LOG_PI = math.log(math.pi)
 
 
 def _cauchy_cdf(z):
-    return 0.5 + arctan(z) / math.pi
+    return 0.5 + _math.arctan(z) / math.pi
 
 
 cauchy = _loc_scale(

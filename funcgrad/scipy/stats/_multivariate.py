@@ -7,16 +7,15 @@ from ...numpy import _reductions as _red
 from ...numpy import _shape
 from ...numpy._creation import eye
 from ...primitives import scipy_linalg as _la
+from ...primitives.linalg import cholesky, diagonal
 from ._common import LOG_2PI, Distribution, args
 
 __all__ = ["multivariate_normal"]
 
 
 def _cov_matrix(cov, d):
-    if cov.ndim == 0:
+    if cov.ndim < 2:  # a variance, or the diagonal
         return cov * eye(d, dtype=cov.dtype, device=cov.device)
-    if cov.ndim == 1:
-        return cov * eye(d, dtype=cov.dtype, device=cov.device)  # the diagonal
     if cov.shape != (d, d):
         raise ValueError(f"multivariate_normal: cov must have shape ({d}, {d}) for {d}-dimensional "
                          f"data, got {tuple(cov.shape)}")
@@ -41,13 +40,12 @@ def _logpdf(x, mean=None, cov=1, allow_singular=False):
             raise ValueError(f"multivariate_normal: mean must have shape ({d},), got {tuple(mean.shape)}")
         x = x - mean
     c = _cov_matrix(cov, d)
-    chol = _la.cholesky(c)
+    chol = cholesky(c)
     batch = tuple(x.shape[:-1])
     diff = _shape.reshape(x, (-1, d))
     z = _la.triangular_solve(chol, _shape.transpose(diff), True, 0)  # (d, N)
     maha = _red.sum(z * z, axis=0)
-    diag = _red.sum(chol * eye(d, dtype=chol.dtype, device=chol.device), axis=1)
-    log_det = 2.0 * _red.sum(_ew.log(diag))
+    log_det = 2.0 * _red.sum(_ew.log(diagonal(chol)))
     out = -0.5 * (d * LOG_2PI + log_det + maha)
     return _shape.reshape(out, batch)
 

@@ -2,7 +2,6 @@
 y0, the output times and the extra arguments."""
 
 import hypothesis.strategies as st
-import numpy as np
 
 import funcgrad.numpy as fnp
 from funcgrad.scipy.integrate import odeint
@@ -19,13 +18,14 @@ def _decay(y, t, k, c):
 def _ode_args(draw):
     y0 = draw(floats_of(fst.shapes(0, 1, 1, 3), -1.5, 1.5))
     n = draw(st.integers(1, 3))
-    ts = np.cumsum(draw(floats_of((n,), 0.2, 0.6))) - 0.3
+    steps = draw(floats_of((n,), 0.2, 0.6))  # the times are their cumulative sums: increasing
     k = draw(floats_of((), 0.2, 1.5))
     c = draw(floats_of((), -1.0, 1.0))
-    return (y0, ts, k, c), {}
+    return (y0, steps, k, c), {}
 
 
 SPECS = [
-    Spec("odeint", ("odeint",), lambda y0, ts, k, c: odeint(_decay, y0, ts, k, c, rtol=1e-11, atol=1e-11),
+    Spec("odeint", ("odeint",),
+         lambda y0, steps, k, c: odeint(_decay, y0, fnp.cumsum(steps) - 0.3, k, c, rtol=1e-11, atol=1e-11),
          _ode_args(), order=1, tol={"eps": 1e-4, "rtol": 1e-4, "atol": 1e-6}, noncontiguous=False),
 ]

@@ -48,9 +48,9 @@ def _pivoted_lu(a, perm):
 SPECS = [
     Spec("triangular_solve", ("triangular_solve",),
          lambda a, b, **kw: fl.solve_triangular(_dominant(a), b, **kw), _triangular_args()),
-    Spec("scipy_cholesky", ("scipy_cholesky",), lambda a: fl.cholesky(_spd(a), lower=True), _matrices()),
+    Spec("scipy_cholesky", ("cholesky",), lambda a: fl.cholesky(_spd(a), lower=True), _matrices()),
     # (compositions: first order here, their primitives' own specs go to second order)
-    Spec("cho_solve", ("scipy_cholesky", "triangular_solve"),
+    Spec("cho_solve", ("cholesky", "triangular_solve"),
          lambda a, b: fl.cho_solve(fl.cho_factor(_spd(a)), b), _matrices(1, rhs=True), order=1),
     Spec("lu_factor", ("lu_factor", "lu_pivots"), _pivoted_lu, _permuted()),
     Spec("lu_solve", ("lu_factor", "lu_pivots", "lu_perm", "triangular_solve"),

@@ -1,0 +1,28 @@
+"""What the dataset readers share: their one error type and a bounded folder listing."""
+
+import os
+import pathlib
+
+MAX_DEPTH = 3  # FOLDER/MNIST/raw/train-images-idx3-ubyte (torchvision's layout) is depth 3
+
+
+class DatasetError(ValueError):
+    """A dataset folder or file is missing, incomplete or not in the expected format.
+
+    The message names the file and what was expected, so the command line can
+    show it as-is.
+    """
+
+
+def list_files(folder, max_depth=MAX_DEPTH):
+    """The files under ``folder`` at most ``max_depth`` levels down, sorted (a mistaken
+    ``--data ~`` is not a walk of the whole home folder)."""
+    folder = pathlib.Path(folder)
+    found = []
+    for root, dirs, files in os.walk(folder):
+        depth = len(pathlib.Path(root).relative_to(folder).parts)
+        if depth + 1 >= max_depth:
+            dirs[:] = []
+        dirs.sort()
+        found.extend(pathlib.Path(root) / f for f in files)
+    return sorted(found)
