@@ -13,8 +13,11 @@ from __future__ import annotations
 import copy
 from collections import defaultdict
 
+import numpy as np
+
+from ...array import Array
 from ..grad_mode import enable_grad, no_grad
-from ..tensor import Tensor
+from ..tensor import Tensor, wrap
 
 __all__ = ["Optimizer", "required"]
 
@@ -128,7 +131,7 @@ class Optimizer:
                 values.append(self._count(sts[0]))
             else:
                 vals = [st.get(fields[f]) for st in sts]
-                values.append(None if all(v is None for v in vals) else vals)
+                values.append(None if all(v is None for v in vals) else [_arr(v) for v in vals])
         return cls(*values)
 
     def _unpack(self, new, sts):
@@ -140,7 +143,7 @@ class Optimizer:
                     if "count" in fields:
                         st[fields["count"]] = _step_tensor(v)
                 elif f in fields and v is not None and v[i] is not None:
-                    st[fields[f]] = v[i]
+                    st[fields[f]] = wrap(v[i]._value)
 
     @no_grad()
     def step(self, closure=None):
@@ -164,22 +167,22 @@ class Optimizer:
                 buckets.setdefault(self._count(st), []).append(p)
             for ps in buckets.values():
                 sts = [self.state[p] for p in ps]
-                params = [p.detach() for p in ps]
-                updates, new = rule.update([p.grad for p in ps], self._pack(sts, ps), params)
+                # the rule runs on funcgrad Arrays over the same buffers (the functional path's cost)
+                updates, new = rule.update([_arr(p.grad) for p in ps], self._pack(sts, ps), [_arr(p) for p in ps])
                 self._unpack(new, sts)
-                for p, u in zip(params, updates):
-                    p.add_(u)
+                for p, u in zip(ps, updates):
+                    p.add_(wrap(u._value))
         return loss
 
     def _init_state(self, rule, p, st):
-        s0 = rule.init([p.detach()])
+        s0 = rule.init([_arr(p)])
         fields = dict(self._fields)
         for f in s0._fields:
             if f == "count":
                 if "count" in fields:
                     st[fields["count"]] = _step_tensor(0)
             elif f in fields and getattr(s0, f) is not None:
-                st[fields[f]] = getattr(s0, f)[0]
+                st[fields[f]] = wrap(getattr(s0, f)[0]._value)
 
     # --- state_dict -------------------------------------------------------------------
     def state_dict(self):
@@ -217,10 +220,13 @@ class Optimizer:
 
 
 def _step_tensor(count):
-    from ..creation import tensor  # noqa: PLC0415
-    from ..dtypes import float32  # noqa: PLC0415
+    """PyTorch's ``step`` state: a float32 0-d tensor."""
+    return wrap(np.array(float(count), dtype=np.float32))
 
-    return tensor(float(count), dtype=float32)
+
+def _arr(t):
+    """A funcgrad Array over a Tensor's buffer (no copy, outside the compat graph)."""
+    return Array._from_buffer(t._value)
 
 
 def _cast_state(key, value, param):
