@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import creation as _c
 from . import functional as F
-from .layers import _ConvNd, _factory, _ntuple
+from .layers import Dropout, _ConvNd, _factory, _ntuple
 from .module import Module
 from .parameter import Parameter
 
@@ -62,23 +62,14 @@ class GroupNorm(Module):
                 f"bias={self.bias is not None}")
 
 
-class _DropoutChannels(Module):
+class _DropoutChannels(Dropout):
     """Zeroes whole channels (all of dims 2..) with probability p, scaling the rest by 1/(1-p)."""
 
     _nd = 2
 
-    def __init__(self, p=0.5, inplace=False):
-        super().__init__()
-        if not 0 <= p <= 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p, self.inplace = p, inplace
-
     def forward(self, input):
         fn = F.dropout1d if self._nd == 1 else F.dropout2d
         return fn(input, self.p, self.training, self.inplace)
-
-    def extra_repr(self):
-        return f"p={self.p}, inplace={self.inplace}"
 
 
 class Dropout1d(_DropoutChannels):
