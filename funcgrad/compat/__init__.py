@@ -31,6 +31,8 @@ from .printing import set_printoptions  # noqa: F401
 from .tensor import Size, Tensor  # noqa: F401
 from . import autograd  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
+from . import nn, optim, utils  # noqa: E402,F401
+from .serialization import load, save  # noqa: E402,F401
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)

@@ -80,10 +80,11 @@ class Tensor(Tracer):
     def shape(self):
         return Size(self._value.shape)
 
-    def size(self, dim=None):
-        if dim is None:
-            return Size(self._value.shape)
-        return self._value.shape[_dim(dim, self._value.ndim)]
+    @property
+    def size(self):
+        """``x.size()`` / ``x.size(dim)`` as PyTorch; also the element count as an int (``x.size``),
+        as a funcgrad tracer, so funcgrad.nn.functional's code runs on Tensors."""
+        return _SizeOf(self._value)
 
     @property
     def dtype(self):
@@ -369,6 +370,22 @@ class Tensor(Tracer):
 
 
 TENSOR_TYPES.add(Tensor)
+
+
+class _SizeOf(int):
+    """The element count (an int) that, called, gives PyTorch's ``size()`` / ``size(dim)``."""
+
+    def __new__(cls, buf):
+        r = int.__new__(cls, buf.size)
+        r._shape = buf.shape
+        return r
+
+    def __call__(self, dim=None):
+        if dim is None:
+            return Size(self._shape)
+        return self._shape[_dim(dim, len(self._shape))]
+
+
 _new = object.__new__
 
 

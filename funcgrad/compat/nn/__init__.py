@@ -1,0 +1,13 @@
+"""torch.nn on compat Tensors: stateful Modules over funcgrad.nn.functional's math.
+
+See docs/compat-nn.md.
+"""
+
+from . import functional, init, utils  # noqa: F401
+from .activation import *  # noqa: F401,F403
+from .containers import *  # noqa: F401,F403
+from .layers import *  # noqa: F401,F403
+from .loss import *  # noqa: F401,F403
+from .more_layers import *  # noqa: F401,F403
+from .module import Module  # noqa: F401
+from .parameter import Parameter  # noqa: F401

@@ -1,0 +1,265 @@
+"""torch.nn.functional on compat Tensors: funcgrad.nn.functional's math with PyTorch's signatures.
+
+Compat Tensors are tracers of the level-0 trace, so every function of
+funcgrad.nn.functional runs on them directly and records autograd nodes; this
+module adds what the stateful API needs: dim-based signatures (``softmax``'s
+implicit-dim rule), the compat random generator for dropout, in-place
+``batch_norm`` running statistics, legacy ``size_average``/``reduce``
+arguments, and PyTorch's warnings.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from ...nn import functional as _F
+from ...nn.functional import (  # noqa: F401
+    adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d, avg_pool2d, conv1d, conv2d, conv3d, conv_transpose1d,
+    conv_transpose2d, elu, gelu, group_norm, hardtanh, huber_loss, layer_norm, leaky_relu, linear, log_sigmoid,
+    relu6, silu, smooth_l1_loss as _smooth_l1, softplus,
+)
+from ..grad_mode import no_grad
+
+__all__ = [
+    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv3d",
+    "conv_transpose1d", "conv_transpose2d", "elu", "gelu", "group_norm", "hardtanh", "huber_loss", "layer_norm",
+    "leaky_relu", "linear", "log_sigmoid", "relu6", "silu", "softplus", "relu", "sigmoid", "tanh", "softmax",
+    "log_softmax", "softmin", "dropout", "embedding", "one_hot", "batch_norm", "max_pool1d", "max_pool2d",
+    "mse_loss", "l1_loss", "smooth_l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits", "kl_div", "normalize", "pad", "logsigmoid", "relu_", "pairwise_distance",
+    "cosine_similarity", "dropout1d", "dropout2d", "prelu",
+]
+
+
+def relu(input, inplace=False):
+    if inplace:
+        return input.relu_()
+    return _F.relu(input)
+
+
+def relu_(input):
+    return input.relu_()
+
+
+def sigmoid(input):
+    return _F.sigmoid(input)
+
+
+def tanh(input):
+    return _F.tanh(input)
+
+
+logsigmoid = log_sigmoid
+
+
+def _softmax_dim(name, ndim, stacklevel=3):
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+                  "dim=X as an argument.", UserWarning, stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _with_dtype(x, dtype):
+    return x if dtype is None else x.to(dtype)
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax along ``dim``; without ``dim``: 0 for 0/1/3-d input, else 1 (with a warning)."""
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
+    return _F.softmax(_with_dtype(input, dtype), dim)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
+    return _F.softmax(-_with_dtype(input, dtype), dim)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return _F.log_softmax(_with_dtype(input, dtype), dim)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero elements with probability ``p`` (compat generator: ``torch.manual_seed``), scale by 1/(1-p)."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    from ..creation import rand  # noqa: PLC0415
+
+    if p == 1.0:
+        out = input * 0.0
+    else:
+        keep = rand(tuple(input.shape), dtype=input.dtype, device=input.device) >= p
+        out = input * keep * (1.0 / (1.0 - p))
+    return input.copy_(out) if inplace else out
+
+
+def _channel_dropout(input, p, training, inplace, nd, name):
+    if input.dim() not in (nd + 1, nd + 2):
+        raise ValueError(f"{name}: Expected {nd + 1}D or {nd + 2}D input, but received a {input.dim()}D input")
+    if not training or p == 0.0:
+        return input
+    from ..creation import ones  # noqa: PLC0415
+
+    lead = tuple(input.shape[:input.dim() - nd])
+    mask = dropout(ones(lead + (1,) * nd, dtype=input.dtype, device=input.device), p)
+    out = input * mask
+    return input.copy_(out) if inplace else out
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, L) or (C, L) input with probability ``p``; scale the rest by 1/(1-p)."""
+    return _channel_dropout(input, p, training, inplace, 1, "dropout1d")
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, H, W) or (C, H, W) input with probability ``p``."""
+    return _channel_dropout(input, p, training, inplace, 2, "dropout2d")
+
+
+def prelu(input, weight):
+    """max(0, x) + weight * min(0, x); a weight of C elements applies per channel (dim 1)."""
+    if weight.numel() > 1:
+        weight = weight.view((-1,) + (1,) * max(input.dim() - 2, 0))
+    return relu(input) - weight * relu(-input)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False):
+    if max_norm is not None or sparse:
+        raise ValueError("embedding: max_norm and sparse=True are not supported by funcgrad.compat")
+    return _F.embedding(input, weight, padding_idx)
+
+
+def one_hot(tensor, num_classes=-1):
+    return _F.one_hot(tensor, num_classes)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """Batch normalization; in training the running statistics are updated in place (as PyTorch)."""
+    if training and input.numel() // max(input.shape[1], 1) <= 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+    y, new_mean, new_var = _F.batch_norm(input, running_mean, running_var, weight, bias, training,
+                                         momentum if momentum is not None else 0.0, eps)
+    if training and running_mean is not None and momentum is not None:
+        with no_grad():
+            running_mean.copy_(new_mean)
+            running_var.copy_(new_var)
+    return y
+
+
+def _pool_args(kernel_size, stride, padding, dilation, ceil_mode, return_indices, fname):
+    if return_indices:
+        raise ValueError(f"{fname}: return_indices=True is not supported by funcgrad.compat "
+                         "(use the values; indices are not computed)")
+    return kernel_size, stride, padding, dilation, ceil_mode
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return _F.max_pool1d(input, *_pool_args(kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                                            "max_pool1d"))
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return _F.max_pool2d(input, *_pool_args(kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                                            "max_pool2d"))
+
+
+def legacy_reduction(size_average, reduce, reduction):
+    """PyTorch's mapping of the deprecated ``size_average``/``reduce`` flags to ``reduction``."""
+    if size_average is None and reduce is None:
+        return reduction
+    warnings.warn("size_average and reduce args will be deprecated, please use reduction='{}' instead.".format(
+        "none" if reduce is False else ("sum" if size_average is False else "mean")), UserWarning, stacklevel=3)
+    if reduce is False:
+        return "none"
+    return "sum" if size_average is False else "mean"
+
+
+def _check_size(input, target):
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", UserWarning, stacklevel=3)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    _check_size(input, target)
+    return _F.mse_loss(input, target, legacy_reduction(size_average, reduce, reduction))
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _check_size(input, target)
+    return _F.l1_loss(input, target, legacy_reduction(size_average, reduce, reduction))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    _check_size(input, target)
+    return _smooth_l1(input, target, legacy_reduction(size_average, reduce, reduction), beta)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    return _F.cross_entropy(input, target, weight, ignore_index, legacy_reduction(size_average, reduce, reduction),
+                            label_smoothing)
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    return _F.nll_loss(input, target, weight, ignore_index, legacy_reduction(size_average, reduce, reduction))
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
+                         f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    return _F.binary_cross_entropy(input, target, weight, legacy_reduction(size_average, reduce, reduction))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    return _F.binary_cross_entropy_with_logits(input, target, weight,
+                                               legacy_reduction(size_average, reduce, reduction), pos_weight)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      UserWarning, stacklevel=2)
+    return _F.kl_div(input, target, legacy_reduction(size_average, reduce, reduction), log_target)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12):
+    n = input.norm(p, dim, keepdim=True).clamp_min(eps)
+    return input / n
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    n = (x1.norm(2, dim) * x2.norm(2, dim)).clamp_min(eps)
+    return (x1 * x2).sum(dim) / n
+
+
+def pad(input, pad, mode="constant", value=None):
+    """Pad the last len(pad)//2 dims: ``pad = (left_last, right_last, left_prev, right_prev, ...)``."""
+    if len(pad) % 2:
+        raise ValueError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise ValueError("Padding length should be less than or equal to two times the input dimension")
+    if mode != "constant":
+        raise ValueError(f"pad: mode {mode!r} is not supported by funcgrad.compat (only 'constant')")
+    from ... import numpy as fnp  # noqa: PLC0415
+
+    widths = [(0, 0)] * input.dim()
+    for i in range(len(pad) // 2):
+        widths[input.dim() - 1 - i] = (pad[2 * i], pad[2 * i + 1])
+    return fnp.pad(input, widths, constant_values=0.0 if value is None else value)

@@ -1,0 +1,6 @@
+"""torch.optim on compat Tensors: stateful optimizers over funcgrad.optim's rules (docs/compat-nn.md)."""
+
+from . import lr_scheduler  # noqa: F401
+from .optimizer import Optimizer  # noqa: F401
+from .lbfgs import LBFGS  # noqa: F401
+from .rules import SGD, Adagrad, Adam, AdamW, RMSprop  # noqa: F401

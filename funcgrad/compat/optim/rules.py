@@ -1,0 +1,119 @@
+"""SGD, Adam, AdamW, RMSprop, Adagrad: PyTorch's constructors over funcgrad.optim's update rules."""
+
+from __future__ import annotations
+
+from ...optim import optimizers as _rules
+from .optimizer import Optimizer
+
+__all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
+
+
+def _check(cond, msg):
+    if not cond:
+        raise ValueError(msg)
+
+
+class SGD(Optimizer):
+    """Stochastic gradient descent, with momentum/dampening/Nesterov and L2 weight decay."""
+
+    _fields = (("momentum_buffer", "momentum_buffer"),)
+    _state_cls = _rules.SgdState
+
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
+                 maximize=False, foreach=None, differentiable=False, fused=None):
+        _check(lr >= 0.0, f"Invalid learning rate: {lr}")
+        _check(momentum >= 0.0, f"Invalid momentum value: {momentum}")
+        _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
+                                      nesterov=nesterov, maximize=maximize, foreach=foreach,
+                                      differentiable=differentiable, fused=fused))
+
+    def _count(self, st):
+        return 0 if st.get("momentum_buffer") is None else 1
+
+    def _init_state(self, rule, p, st):
+        pass  # the momentum buffer starts as the first gradient
+
+    def _rule(self, g):
+        return _rules.sgd(g["lr"], g["momentum"], g["dampening"], g["weight_decay"], g["nesterov"], g["maximize"])
+
+
+class Adam(Optimizer):
+    """Adam (L2 ``weight_decay`` added to the gradient; eps added after the bias-corrected sqrt)."""
+
+    _fields = (("count", "step"), ("exp_avg", "exp_avg"), ("exp_avg_sq", "exp_avg_sq"),
+               ("max_exp_avg_sq", "max_exp_avg_sq"))
+    _state_cls = _rules.AdamState
+    _decoupled = False
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=False):
+        _check(lr >= 0.0, f"Invalid learning rate: {lr}")
+        _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
+        _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
+        _check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
+        _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      amsgrad=amsgrad, maximize=maximize, foreach=foreach, capturable=capturable,
+                                      differentiable=differentiable, fused=fused,
+                                      decoupled_weight_decay=decoupled_weight_decay or self._decoupled))
+
+    def _rule(self, g):
+        make = _rules.adamw if g["decoupled_weight_decay"] else _rules.adam
+        return make(g["lr"], g["betas"][0], g["betas"][1], g["eps"], g["weight_decay"], g["amsgrad"], g["maximize"])
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (``p *= 1 - lr * weight_decay``), default 1e-2."""
+
+    _decoupled = True
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused)
+
+
+class RMSprop(Optimizer):
+    _fields = (("count", "step"), ("square_avg", "square_avg"), ("grad_avg", "grad_avg"),
+               ("momentum_buffer", "momentum_buffer"))
+    _state_cls = _rules.RmspropState
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):
+        _check(lr >= 0.0, f"Invalid learning rate: {lr}")
+        _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
+        _check(momentum >= 0.0, f"Invalid momentum value: {momentum}")
+        _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+        _check(alpha >= 0.0, f"Invalid alpha value: {alpha}")
+        super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
+                                      centered=centered, capturable=capturable, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable))
+
+    def _rule(self, g):
+        return _rules.rmsprop(g["lr"], g["alpha"], g["eps"], g["weight_decay"], g["momentum"], g["centered"],
+                              g["maximize"])
+
+
+class Adagrad(Optimizer):
+    _fields = (("count", "step"), ("sum", "sum"))
+    _state_cls = _rules.AdagradState
+
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+                 foreach=None, *, maximize=False, differentiable=False, fused=None):
+        _check(lr >= 0.0, f"Invalid learning rate: {lr}")
+        _check(lr_decay >= 0.0, f"Invalid lr_decay value: {lr_decay}")
+        _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+        _check(initial_accumulator_value >= 0.0, f"Invalid initial_accumulator_value value: "
+                                                 f"{initial_accumulator_value}")
+        _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
+        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                                      initial_accumulator_value=initial_accumulator_value, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable, fused=fused))
+
+    def _rule(self, g):
+        return _rules.adagrad(g["lr"], g["lr_decay"], g["weight_decay"], g["initial_accumulator_value"], g["eps"],
+                              g["maximize"])

@@ -1,0 +1,3 @@
+"""torch.utils: ``data`` (Dataset, DataLoader, ...)."""
+
+from . import data  # noqa: F401
