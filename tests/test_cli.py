@@ -53,17 +53,11 @@ def assert_usage_error(proc, *fragments):
     "args, fragments",
     [
         ((), ["choose a command"]),
-        (("demo", "--api", "compat"), ["compat training API is not available yet", "--api functional"]),
         (("demo", "--epochs", "0"), ["--epochs", "positive integer"]),
     ],
 )
 def test_bad_input_in_a_real_process(args, fragments):
     """A few cases end to end: the console entry point prints one line, no traceback."""
-    if args and args[-1] == "compat":
-        from funcgrad.demo import compat_training_missing
-
-        if compat_training_missing() is None:
-            pytest.skip("funcgrad.compat has the training API now")
     assert_usage_error(run_cli(*args), *fragments)
 
 
@@ -145,16 +139,6 @@ def test_bench_outside_a_source_checkout(monkeypatch, capsys):
     assert err.count("\n") == 0 and "only available from a source checkout" in err
 
 
-def test_compat_is_refused_while_its_training_api_is_missing(capsys):
-    from funcgrad.demo import compat_training_missing
-
-    missing = compat_training_missing()
-    if missing is None:
-        pytest.skip("funcgrad.compat has nn/optim/DataLoader now")
-    assert cli.main(["demo", "--api", "compat"]) == 2
-    assert "not available yet" in capsys.readouterr().err
-
-
 # --- the README's promises ------------------------------------------------------------------------
 
 def _readme_commands():
@@ -177,11 +161,10 @@ def test_readme_commands_run_the_demo_and_mirror_ci():
 
 
 def test_readme_tour_runs():
-    """The tour's python blocks, in one namespace; not the compat block (not in this version)."""
+    """The tour's python blocks, in one namespace (the compat block too)."""
     text = (ROOT / "README.md").read_text()
-    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
-    runnable = [b for b in blocks if "funcgrad.compat" not in b]
-    assert len(runnable) >= 2
+    runnable = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert len(runnable) >= 3
     namespace = {}
     for i, block in enumerate(runnable):
         code = "\n".join(line for line in block.splitlines() if '"cuda"' not in line)  # no GPU needed

@@ -183,3 +183,16 @@ def test_training_runs_with_the_requested_blas_threads(monkeypatch):
     assert seen == [{1}] or seen == [set()]  # set(): no BLAS library visible to threadpoolctl
     with pytest.raises(DemoError, match="--threads"):
         run(epochs=1, plot=None, threads=0)
+
+
+@pytest.mark.parametrize("model", ["mlp", "lenet"])
+def test_functional_and_compat_apis_give_the_same_losses(tmp_path, model):
+    """The same model, initial parameters, data order and optimizer through fg.grad +
+    funcgrad.optim and through funcgrad.compat nn/optim/DataLoader: the same losses."""
+    from funcgrad import demo
+
+    runs = {}
+    for api in ("functional", "compat"):
+        res = demo.run(api=api, model=model, epochs=1, quiet=True, plot=None, echo=lambda *a: None)
+        runs[api] = np.asarray(res.history.step_loss[:8], dtype=np.float64)
+    np.testing.assert_allclose(runs["compat"], runs["functional"], rtol=1e-4, atol=1e-5)

@@ -34,6 +34,22 @@ def _torch_layers(torch, spec):
     return [make[kind](*args) for kind, *args in spec]
 
 
+def _EpochPermutations(torch, n, seed):
+    """A sampler shuffling like the functional path (numpy's Generator, one permutation per
+    epoch), so that both APIs see the same batches for the same seed."""
+    class EpochPermutations(torch.utils.data.Sampler):
+        def __init__(self):
+            self.rng = np.random.default_rng(seed)
+
+        def __iter__(self):
+            return iter(self.rng.permutation(n).tolist())
+
+        def __len__(self):
+            return n
+
+    return EpochPermutations()
+
+
 def train_compat(torch, model_name, data, *, epochs, batch_size, lr, device="cpu", seed=0, quiet=False,
                  out=sys.stderr):
     """Train with the PyTorch-style API of ``torch``; returns (funcgrad.nn model, History)."""
@@ -54,7 +70,7 @@ def train_compat(torch, model_name, data, *, epochs, batch_size, lr, device="cpu
     torch.manual_seed(seed)
     loader = torch.utils.data.DataLoader(
         torch.utils.data.TensorDataset(torch.from_numpy(x_train), torch.from_numpy(data.y_train)),
-        batch_size=batch_size, shuffle=True,
+        batch_size=batch_size, sampler=_EpochPermutations(torch, len(x_train), seed),
     )
     x_test_t, y_test_t = torch.from_numpy(x_test), torch.from_numpy(data.y_test)
     tracker = Tracker(epochs, steps_per_epoch, quiet, out)
