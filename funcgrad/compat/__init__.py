@@ -33,9 +33,12 @@ from . import autograd  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import nn, optim, utils  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
+from .sampling import multinomial  # noqa: E402,F401
+from . import _layout, backends, jit, onnx  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)
+Tensor.multinomial = multinomial
 Tensor.T = property(lambda self: self.permute(*reversed(range(self.dim()))))
 Tensor.mT = property(lambda self: self.transpose(-2, -1))
 Tensor.H = Tensor.mH = property(lambda self: self.transpose(-2, -1) if self.dim() == 2 else self)

@@ -302,7 +302,12 @@ class Tensor(Tracer):
 
     def __array__(self, dtype=None, copy=None):
         host = self.numpy()
-        return host if dtype is None else host.astype(dtype)
+        if dtype is not None and np.dtype(dtype) != host.dtype:
+            if copy is False:
+                raise ValueError(f"Unable to avoid copy while creating an array as requested: "
+                                 f"the tensor is {host.dtype}, not {np.dtype(dtype)}")
+            return host.astype(dtype)
+        return host.copy() if copy else host
 
     def tolist(self):
         return backend.to_numpy(self._value).tolist()

@@ -1,0 +1,82 @@
+"""PyTorch's module layout over the compat classes.
+
+Real scripts import and subclass through ``torch.nn.modules.linear``,
+``torch.nn.modules.conv._ConvNd``, ``torch.nn.parallel.DataParallel``, ... .
+This module makes those paths exist as modules (``funcgrad.compat.nn.modules``
+and its submodules, ``funcgrad.compat.nn.parallel``) whose attributes are the
+existing compat classes, so ``isinstance`` and subclassing see one class.
+Layers funcgrad.compat does not have (RNNs, transformer layers) get no module.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+from . import nn
+
+# torch.nn.modules.<file>: the names PyTorch defines there (those compat has).
+LAYOUT = {
+    "module": ("Module",),
+    "linear": ("Identity", "Linear", "Bilinear"),
+    "conv": ("_ConvNd", "Conv1d", "Conv2d", "_ConvTransposeNd", "ConvTranspose1d", "ConvTranspose2d"),
+    "sparse": ("Embedding",),
+    "dropout": ("Dropout", "Dropout1d", "Dropout2d"),
+    "activation": ("ReLU", "ReLU6", "SiLU", "LeakyReLU", "ELU", "Hardtanh", "GELU", "Softplus", "Sigmoid", "Tanh",
+                   "LogSigmoid", "Softmax", "LogSoftmax", "Softmin", "PReLU"),
+    "container": ("Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"),
+    "normalization": ("LayerNorm", "GroupNorm"),
+    "batchnorm": ("_BatchNorm", "BatchNorm1d", "BatchNorm2d"),
+    "loss": ("_Loss", "_WeightedLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "NLLLoss",
+             "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"),
+    "pooling": ("_MaxPoolNd", "MaxPool1d", "MaxPool2d", "_AvgPoolNd", "AvgPool1d", "AvgPool2d",
+                "AdaptiveAvgPool1d", "AdaptiveAvgPool2d"),
+    "flatten": ("Flatten", "Unflatten"),
+}
+
+
+def _classes(names):
+    """name -> class for ``names``, from the compat nn modules (private bases included)."""
+    from .nn import activation, containers, layers, loss, module, more_layers  # noqa: PLC0415
+
+    found = {}
+    for name in names:
+        for src in (nn, layers, more_layers, loss, activation, containers, module):
+            if hasattr(src, name):
+                found[name] = getattr(src, name)
+                break
+        else:
+            raise ImportError(f"funcgrad.compat._layout: nn has no {name!r}")
+    return found
+
+
+def _module(name, doc, attrs, package=False):
+    mod = types.ModuleType(name, doc)
+    mod.__dict__.update(attrs)
+    mod.__all__ = [k for k in attrs if not k.startswith("_")]
+    if package:
+        mod.__path__ = []
+    sys.modules[name] = mod
+    return mod
+
+
+def install():
+    """Create ``nn.modules`` (and its submodules) and ``nn.parallel``; idempotent."""
+    base = nn.__name__
+    if hasattr(nn, "modules") and isinstance(nn.modules, types.ModuleType):
+        return
+    every = {}
+    subs = {}
+    for file, names in LAYOUT.items():
+        attrs = _classes(names)
+        every.update(attrs)
+        subs[file] = _module(f"{base}.modules.{file}", f"torch.nn.modules.{file} (funcgrad.compat aliases)", attrs)
+    pkg = _module(f"{base}.modules", "torch.nn.modules (funcgrad.compat aliases)", every, package=True)
+    for file, mod in subs.items():
+        setattr(pkg, file, mod)
+    nn.modules = pkg
+    nn.parallel = _module(f"{base}.parallel", "torch.nn.parallel (one device: DataParallel calls the module)",
+                          {"DataParallel": nn.DataParallel})
+
+
+install()

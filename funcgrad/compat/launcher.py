@@ -1,0 +1,95 @@
+"""Run an unmodified PyTorch script on funcgrad.compat: ``python -m funcgrad.compat SCRIPT.py [args]``.
+
+:class:`TorchAliasFinder` (first on ``sys.meta_path``) resolves ``torch`` to
+``funcgrad.compat`` and every ``torch.X.Y`` to ``funcgrad.compat.X.Y``, so
+``import torch.nn as nn`` and ``from torch.utils.data import DataLoader`` get
+the compat modules themselves (one module object under both names). A
+``torch.*`` module funcgrad.compat does not provide raises ModuleNotFoundError
+naming it; so do ``torchvision``, ``torchaudio`` and ``torchtext``, which would
+otherwise load against the wrong ``torch``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import os
+import runpy
+import sys
+
+TARGET = "funcgrad.compat"
+NOT_PROVIDED = ("torchvision", "torchaudio", "torchtext")
+
+
+class _AliasLoader(importlib.abc.Loader):
+    def __init__(self, module):
+        self.module = module
+
+    def create_module(self, spec):
+        return self.module
+
+    def exec_module(self, module):
+        pass
+
+
+class TorchAliasFinder(importlib.abc.MetaPathFinder):
+    """Maps ``torch`` and ``torch.*`` onto ``funcgrad.compat`` and ``funcgrad.compat.*``."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        top = fullname.partition(".")[0]
+        if top in NOT_PROVIDED:
+            raise ModuleNotFoundError(f"No module named {fullname!r}: funcgrad.compat provides torch, "
+                                      f"not {top}", name=fullname)
+        if top != "torch":
+            return None
+        real = TARGET + fullname[len("torch"):]
+        try:
+            module = importlib.import_module(real)
+        except ModuleNotFoundError as e:
+            if e.name != real:
+                raise
+            raise ModuleNotFoundError(f"No module named {fullname!r}: funcgrad.compat does not provide it "
+                                      f"(see docs/compat-nn.md, 'Running PyTorch scripts')", name=fullname) from None
+        return importlib.util.spec_from_loader(fullname, _AliasLoader(module),
+                                               is_package=hasattr(module, "__path__"))
+
+
+def install():
+    """Put the ``torch`` alias finder first on ``sys.meta_path`` (idempotent); returns it."""
+    for finder in sys.meta_path:
+        if isinstance(finder, TorchAliasFinder):
+            return finder
+    stale = [m for m in sys.modules if m.partition(".")[0] == "torch"]
+    if stale:
+        raise RuntimeError(f"the real torch is already imported ({', '.join(sorted(stale)[:3])}, ...); "
+                           "install the funcgrad.compat alias before anything imports torch")
+    finder = TorchAliasFinder()
+    sys.meta_path.insert(0, finder)
+    return finder
+
+
+def run(script, args=()):
+    """Run ``script`` as ``__main__`` with ``sys.argv = [script, *args]``, its folder first on ``sys.path``."""
+    install()
+    sys.argv = [script, *args]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    runpy.run_path(script, run_name="__main__")
+
+
+USAGE = "usage: python -m funcgrad.compat SCRIPT.py [args ...]"
+
+
+def main(argv=None):
+    """Command line entry: returns the exit code for errors it reports itself (uncaught ones propagate)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(USAGE, file=sys.stderr if not argv else sys.stdout)
+        return 2 if not argv else 0
+    script, args = argv[0], argv[1:]
+    if not os.path.isfile(script):
+        print(f"python -m funcgrad.compat: can't open file {script!r}: [Errno 2] No such file or directory",
+              file=sys.stderr)
+        return 2
+    run(script, args)
+    return 0
