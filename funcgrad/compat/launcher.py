@@ -69,9 +69,30 @@ def install():
     return finder
 
 
+def _spawn_children_install_alias():
+    """Make spawn/forkserver children (DataLoader workers, ...) re-run the script through ``_spawn_main``."""
+    from multiprocessing import spawn  # noqa: PLC0415
+
+    original = spawn.get_preparation_data
+    if getattr(original, "_funcgrad_compat", False):
+        return
+
+    def get_preparation_data(name):
+        data = original(name)
+        if "init_main_from_path" in data:
+            del data["init_main_from_path"]
+            data["init_main_from_name"] = "funcgrad.compat._spawn_main"
+        return data
+
+    get_preparation_data._funcgrad_compat = True
+    spawn.get_preparation_data = get_preparation_data
+
+
 def run(script, args=()):
     """Run ``script`` as ``__main__`` with ``sys.argv = [script, *args]``, its folder first on ``sys.path``."""
     install()
+    _spawn_children_install_alias()
+    os.environ["FUNCGRAD_COMPAT_SCRIPT"] = os.path.abspath(script)
     sys.argv = [script, *args]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     runpy.run_path(script, run_name="__main__")

@@ -180,3 +180,31 @@ def test_unprovided_modules_name_themselves(tmp_path, stmt, missing):
     assert r.returncode == 1
     last = r.stderr.strip().splitlines()[-1]
     assert last.startswith("ModuleNotFoundError") and repr(missing) in last
+
+
+WORKERS = """
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        assert type(torch.ones(1)).__module__.startswith("funcgrad.compat"), "worker imported the real torch"
+        return torch.tensor([float(i) ** 2])
+
+
+if __name__ == "__main__":
+    import sys
+    loader = DataLoader(Squares(), batch_size=4, num_workers=2, multiprocessing_context=sys.argv[1])
+    print([batch.sum().item() for batch in loader])
+"""
+
+
+@pytest.mark.parametrize("context", ["fork", "spawn"])
+def test_dataloader_workers_see_the_alias(tmp_path, context):
+    r = launch(tmp_path, WORKERS, context)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[14.0, 126.0]"
