@@ -102,7 +102,7 @@ USAGE = "usage: python -m funcgrad.compat SCRIPT.py [args ...]"
 
 
 def main(argv=None):
-    """Command line entry: returns the exit code for errors it reports itself (uncaught ones propagate)."""
+    """Command line entry: the exit code (2 for usage errors, 1 after an uncaught exception in the script)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stderr if not argv else sys.stdout)
@@ -112,5 +112,13 @@ def main(argv=None):
         print(f"python -m funcgrad.compat: can't open file {script!r}: [Errno 2] No such file or directory",
               file=sys.stderr)
         return 2
-    run(script, args)
+    try:
+        run(script, args)
+    except Exception as e:  # reported as `python SCRIPT.py` does: from the script's first frame, through excepthook
+        tb, path = e.__traceback__, os.path.abspath(script)
+        while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != path:
+            tb = tb.tb_next
+        tb = tb or e.__traceback__
+        sys.excepthook(type(e), e.with_traceback(tb), tb)
+        return 1
     return 0

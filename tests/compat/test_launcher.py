@@ -140,6 +140,9 @@ def test_uncaught_exception_exits_1_with_traceback(tmp_path):
     assert r.returncode == 1
     assert "Traceback (most recent call last)" in r.stderr
     assert 'bad.py", line 5, in forward' in r.stderr
+    frames = [ln for ln in r.stderr.splitlines() if ln.startswith('  File "')]
+    assert frames[0].endswith('bad.py", line 7, in <module>')  # as `python bad.py`: no launcher frames
+    assert not any("runpy" in f or "launcher.py" in f for f in frames)
     assert r.stderr.strip().splitlines()[-1].startswith("RuntimeError")
 
 
