@@ -14,7 +14,7 @@ import numpy as np
 from . import backend
 from .backend import namespace_of
 
-__all__ = ["Array", "ShapedArray", "Tracer", "ArrayTracer", "asarray", "is_array"]
+__all__ = ["Array", "ShapedArray", "Tracer", "ArrayTracer", "PrimalTracer", "asarray", "is_array"]
 
 
 class ShapedArray:
@@ -360,6 +360,28 @@ class ArrayTracer(Array, Tracer):
 
     def __reduce__(self):
         raise TypeError(f"cannot pickle a value traced by {self._trace.describe()}")
+
+
+class PrimalTracer(ArrayTracer):
+    """A tracer that wraps a value one level down (its primal): shape, dtype, device and
+    concrete value are the primal's.  The differentiation tracers build on it."""
+
+    __slots__ = ("_trace", "primal")
+
+    @property
+    def shape(self):
+        return self.primal.shape
+
+    @property
+    def dtype(self):
+        return self.primal.dtype
+
+    @property
+    def device(self):
+        return self.primal.device
+
+    def _concrete(self):
+        return self.primal._concrete()
 
 
 class _ConcreteView(Array):

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import ALL_ARGS, Array, ArrayTracer, ShapedArray, Trace, Zero, missing_rule
+from ..array import PrimalTracer
+from ..core import ALL_ARGS, Array, ShapedArray, Trace, Zero, missing_rule
 from ..primitives.complex import real
 from ..primitives.elementwise import add, convert
 from ..primitives.reduce import sum_to_shape
@@ -53,23 +54,8 @@ class Node:
 _new = object.__new__
 
 
-class VJPTracer(ArrayTracer):
-    __slots__ = ("_trace", "primal", "node")
-
-    @property
-    def shape(self):
-        return self.primal.shape
-
-    @property
-    def dtype(self):
-        return self.primal.dtype
-
-    @property
-    def device(self):
-        return self.primal.device
-
-    def _concrete(self):
-        return self.primal._concrete()
+class VJPTracer(PrimalTracer):
+    __slots__ = ("node",)
 
 
 class VJPTrace(Trace):
