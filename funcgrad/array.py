@@ -17,14 +17,11 @@ from .backend import namespace_of
 __all__ = ["Array", "ShapedArray", "Tracer", "ArrayTracer", "PrimalTracer", "asarray", "is_array"]
 
 
-class ShapedArray:
-    """The shape and dtype of an array, without its data."""
+class AvalProps:
+    """``ndim`` and ``size`` from ``shape``: for everything that stands in for an array's
+    shape and dtype (ShapedArray, the nodes reverse-mode rules see for unsaved arguments)."""
 
-    __slots__ = ("shape", "dtype")
-
-    def __init__(self, shape, dtype):
-        self.shape = tuple(int(d) for d in shape)
-        self.dtype = np.dtype(dtype)
+    __slots__ = ()
 
     @property
     def ndim(self):
@@ -33,6 +30,16 @@ class ShapedArray:
     @property
     def size(self):
         return int(np.prod(self.shape, dtype=np.int64))
+
+
+class ShapedArray(AvalProps):
+    """The shape and dtype of an array, without its data."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
 
     def __eq__(self, other):
         return isinstance(other, ShapedArray) and (self.shape, self.dtype) == (other.shape, other.dtype)

@@ -15,6 +15,7 @@ import itertools
 
 import numpy as np
 
+from ..array import AvalProps
 from ..core import ALL_ARGS, Array, Trace, _impl_error
 from .grad_mode import STATE
 from .tensor import Tensor, TENSOR_TYPES, wrap
@@ -47,21 +48,7 @@ NAMES = {
 }
 
 
-class _AvalProps:
-    """``ndim``/``size`` from ``shape``: what rules read of an unsaved argument."""
-
-    __slots__ = ()
-
-    @property
-    def ndim(self):
-        return len(self.shape)
-
-    @property
-    def size(self):
-        return int(np.prod(self.shape, dtype=np.int64))
-
-
-class _Aval(_AvalProps):
+class _Aval(AvalProps):
     __slots__ = ("shape", "dtype")
 
     def __init__(self, shape, dtype):
@@ -69,7 +56,7 @@ class _Aval(_AvalProps):
         self.dtype = dtype
 
 
-class Node(_AvalProps):
+class Node(AvalProps):
     """A ``grad_fn``: one recorded operation, applying its primitive's vjp rules.
 
     ``edges[i]`` is ``(node, output_nr)`` for argument i when it requires grad
