@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._harness import compare, optional, print_table
-from .op_overhead import N_OPS, chain
+from ._harness import compare, print_table
+from .op_overhead import N_OPS, add_torch_candidate, chain
 
 
 def run(rounds=20):
@@ -34,17 +34,7 @@ def run(rounds=20):
         "compat eager (fwd+backward)": compat_step,
         "compat forward only": compat_forward,
     }
-    torch = optional("torch")
-    if torch is not None:
-        torch.set_num_threads(1)
-        xt = torch.tensor(x)
-
-        def torch_step():
-            v = xt.detach().requires_grad_()
-            chain(torch, v).sum().backward()
-            return v.grad
-
-        candidates["torch eager (fwd+backward)"] = torch_step
+    add_torch_candidate(candidates, x)
     res = compare(lambda: chain(np, x), candidates, rounds=rounds, repeat=5)
     ref_us = res["reference_s"] / N_OPS * 1e6
     fg_s = res["seconds"]["funcgrad grad (fwd+bwd)"]

@@ -23,6 +23,22 @@ def chain(mod, x):
     return x
 
 
+def add_torch_candidate(candidates, x):
+    """The chain's forward + backward in eager PyTorch (one thread), when torch is installed."""
+    torch = optional("torch")
+    if torch is None:
+        return
+    torch.set_num_threads(1)
+    xt = torch.tensor(x)
+
+    def torch_step():
+        v = xt.detach().requires_grad_()
+        chain(torch, v).sum().backward()
+        return v.grad
+
+    candidates["torch eager (fwd+backward)"] = torch_step
+
+
 def run(rounds=20):
     import funcgrad as fg
     import funcgrad.numpy as fnp
@@ -34,17 +50,7 @@ def run(rounds=20):
         "funcgrad eager forward": lambda: chain(fnp, xa),
         "funcgrad grad (fwd+bwd)": lambda: grad_fg(xa),
     }
-    torch = optional("torch")
-    if torch is not None:
-        torch.set_num_threads(1)
-        xt = torch.tensor(x)
-
-        def torch_step():
-            v = xt.detach().requires_grad_()
-            chain(torch, v).sum().backward()
-            return v.grad
-
-        candidates["torch eager (fwd+backward)"] = torch_step
+    add_torch_candidate(candidates, x)
     autograd = optional("autograd")
     if autograd is not None:
         import autograd.numpy as anp

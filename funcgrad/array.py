@@ -14,17 +14,14 @@ import numpy as np
 from . import backend
 from .backend import namespace_of
 
-__all__ = ["Array", "ShapedArray", "Tracer", "ArrayTracer", "asarray", "is_array"]
+__all__ = ["Array", "ShapedArray", "Tracer", "ArrayTracer", "PrimalTracer", "asarray", "is_array"]
 
 
-class ShapedArray:
-    """The shape and dtype of an array, without its data."""
+class AvalProps:
+    """``ndim`` and ``size`` from ``shape``: for everything that stands in for an array's
+    shape and dtype (ShapedArray, the nodes reverse-mode rules see for unsaved arguments)."""
 
-    __slots__ = ("shape", "dtype")
-
-    def __init__(self, shape, dtype):
-        self.shape = tuple(int(d) for d in shape)
-        self.dtype = np.dtype(dtype)
+    __slots__ = ()
 
     @property
     def ndim(self):
@@ -33,6 +30,16 @@ class ShapedArray:
     @property
     def size(self):
         return int(np.prod(self.shape, dtype=np.int64))
+
+
+class ShapedArray(AvalProps):
+    """The shape and dtype of an array, without its data."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
 
     def __eq__(self, other):
         return isinstance(other, ShapedArray) and (self.shape, self.dtype) == (other.shape, other.dtype)
@@ -360,6 +367,28 @@ class ArrayTracer(Array, Tracer):
 
     def __reduce__(self):
         raise TypeError(f"cannot pickle a value traced by {self._trace.describe()}")
+
+
+class PrimalTracer(ArrayTracer):
+    """A tracer that wraps a value one level down (its primal): shape, dtype, device and
+    concrete value are the primal's.  The differentiation tracers build on it."""
+
+    __slots__ = ("_trace", "primal")
+
+    @property
+    def shape(self):
+        return self.primal.shape
+
+    @property
+    def dtype(self):
+        return self.primal.dtype
+
+    @property
+    def device(self):
+        return self.primal.device
+
+    def _concrete(self):
+        return self.primal._concrete()
 
 
 class _ConcreteView(Array):

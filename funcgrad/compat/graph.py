@@ -15,6 +15,7 @@ import itertools
 
 import numpy as np
 
+from ..array import AvalProps
 from ..core import ALL_ARGS, Array, Trace, _impl_error
 from .grad_mode import STATE
 from .tensor import Tensor, TENSOR_TYPES, wrap
@@ -47,21 +48,7 @@ NAMES = {
 }
 
 
-class _AvalProps:
-    """``ndim``/``size`` from ``shape``: what rules read of an unsaved argument."""
-
-    __slots__ = ()
-
-    @property
-    def ndim(self):
-        return len(self.shape)
-
-    @property
-    def size(self):
-        return int(np.prod(self.shape, dtype=np.int64))
-
-
-class _Aval(_AvalProps):
+class _Aval(AvalProps):
     __slots__ = ("shape", "dtype")
 
     def __init__(self, shape, dtype):
@@ -69,7 +56,7 @@ class _Aval(_AvalProps):
         self.dtype = dtype
 
 
-class Node(_AvalProps):
+class Node(AvalProps):
     """A ``grad_fn``: one recorded operation, applying its primitive's vjp rules.
 
     ``edges[i]`` is ``(node, output_nr)`` for argument i when it requires grad
@@ -246,7 +233,9 @@ def record(prim, args, params, view_of=None):
         return _record_multi(prim, args, params, edges, outs, res)
     if view_of is None:
         if type(out) is not np.ndarray or out.base is not None or out is v0:
-            out = _own(out, vals)
+            view_of = next((a for a, v in zip(args, vals) if type(a) in TENSOR_TYPES and _is_view_of(out, v)), None)
+            if view_of is None:
+                out = _own(out, vals)
     r = _new(Tensor)
     r._value = out
     if view_of is not None:
@@ -273,10 +262,15 @@ def _record_tensor(prim, a, params, args=None):
             out = (prim.fast.get(type(v)) or prim.impl)(v, args[1], **params)
     except Exception as e:
         raise _impl_error(prim, [v] if args is None else [v, args[1]], params, e) from e
+    view = False
     if type(out) is not np.ndarray or out.base is not None or out is v:
-        out = _own(out, (v,))
+        view = _is_view_of(out, v)
+        if not view:
+            out = _own(out, (v,))
     r = _new(Tensor)
     r._value = out
+    if view:  # a view of the input's storage (reshape, transpose, unfold...): as PyTorch's views
+        link_view(r, a)
     fn = a.grad_fn
     if fn is not None:
         e = (fn, a._output_nr)
@@ -394,12 +388,25 @@ def link_view(r, base):
     r._base = base._base if base._base is not None else base
 
 
+def _is_view_of(out, v):
+    """Whether the impl returned a writeable view into ``v``'s storage (not ``v`` itself)."""
+    return (type(out) is np.ndarray and type(v) is np.ndarray and out is not v
+            and out.base is not None and out.flags.writeable and np.may_share_memory(out, v))
+
+
 def _own(out, vals):
     """Results own fresh storage: copy views of (or aliases to) the inputs; 0-d scalars -> arrays."""
     t = type(out)
     if t is np.ndarray:
-        if out.base is not None or not out.flags.writeable:
+        if not out.flags.writeable:
             return out.copy()
+        if out.base is not None:
+            # a view: of an input (copy: results own their storage), or of a buffer the
+            # impl just made (nothing else holds it: keep it, no copy)
+            for v in vals:
+                if type(v) is np.ndarray and np.may_share_memory(out, v):
+                    return out.copy()
+            return out
         for v in vals:
             if out is v:
                 return out.copy()

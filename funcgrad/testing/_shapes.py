@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tree
-from ..core import Array, ArrayTracer, ShapedArray, Trace
+from ..array import PrimalTracer
+from ..core import Array, ShapedArray, Trace
 
 __all__ = ["check_shape_rules", "ShapeRuleError"]
 
@@ -14,19 +15,8 @@ class ShapeRuleError(AssertionError):
     """A primitive's abstract (shape/dtype) rule disagreed with its impl."""
 
 
-class _CheckTracer(ArrayTracer):
-    __slots__ = ("_trace", "val")
-
-    @property
-    def shape(self):
-        return self.val.shape
-
-    @property
-    def dtype(self):
-        return self.val.dtype
-
-    def _concrete(self):
-        return self.val._concrete()
+class _CheckTracer(PrimalTracer):
+    __slots__ = ()
 
 
 class _ShapeCheckTrace(Trace):
@@ -38,7 +28,7 @@ class _ShapeCheckTrace(Trace):
         self.seen = []
 
     def process_primitive(self, prim, args, params):
-        vals = [a.val if type(a) is _CheckTracer and a._trace is self else a for a in args]
+        vals = [a.primal if type(a) is _CheckTracer and a._trace is self else a for a in args]
         out = prim.bind(*vals, **params)
         self.seen.append(prim.name)
         if prim.abstract is None:
@@ -65,7 +55,7 @@ class _ShapeCheckTrace(Trace):
     def _wrap(self, v):
         t = object.__new__(_CheckTracer)
         t._trace = self
-        t.val = v
+        t.primal = v
         return t
 
 

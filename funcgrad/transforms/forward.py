@@ -9,7 +9,8 @@ nothing), broadcast to the output's shape and cast to its dtype.
 
 from __future__ import annotations
 
-from ..core import ArrayTracer, Trace, Zero, missing_rule
+from ..array import PrimalTracer
+from ..core import Trace, Zero, missing_rule
 from ..primitives.complex import real
 from ..primitives.elementwise import add, convert
 from ..primitives.shape import broadcast_to
@@ -17,23 +18,8 @@ from ..primitives.shape import broadcast_to
 _new = object.__new__
 
 
-class JVPTracer(ArrayTracer):
-    __slots__ = ("_trace", "primal", "tangent")
-
-    @property
-    def shape(self):
-        return self.primal.shape
-
-    @property
-    def dtype(self):
-        return self.primal.dtype
-
-    @property
-    def device(self):
-        return self.primal.device
-
-    def _concrete(self):
-        return self.primal._concrete()
+class JVPTracer(PrimalTracer):
+    __slots__ = ("tangent",)
 
 
 class JVPTrace(Trace):

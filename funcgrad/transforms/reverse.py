@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import ALL_ARGS, Array, ArrayTracer, ShapedArray, Trace, Zero, missing_rule
+from ..array import AvalProps, PrimalTracer
+from ..core import ALL_ARGS, Array, ShapedArray, Trace, Zero, missing_rule
 from ..primitives.complex import real
 from ..primitives.elementwise import add, convert
 from ..primitives.reduce import sum_to_shape
 
 
-class Node:
+class Node(AvalProps):
     """One recorded primitive application (or, with prim None, a leaf/output slot).
 
     ``shape``/``dtype`` describe the value this node produced; a node also
@@ -37,14 +38,6 @@ class Node:
         self.shape = shape
         self.dtype = dtype
 
-    @property
-    def ndim(self):
-        return len(self.shape)
-
-    @property
-    def size(self):
-        return int(np.prod(self.shape, dtype=np.int64))
-
     def __repr__(self):
         name = self.prim.name if self.prim is not None else "leaf"
         return f"<Node {name} {self.dtype}{list(self.shape)}>"
@@ -53,23 +46,8 @@ class Node:
 _new = object.__new__
 
 
-class VJPTracer(ArrayTracer):
-    __slots__ = ("_trace", "primal", "node")
-
-    @property
-    def shape(self):
-        return self.primal.shape
-
-    @property
-    def dtype(self):
-        return self.primal.dtype
-
-    @property
-    def device(self):
-        return self.primal.device
-
-    def _concrete(self):
-        return self.primal._concrete()
+class VJPTracer(PrimalTracer):
+    __slots__ = ("node",)
 
 
 class VJPTrace(Trace):

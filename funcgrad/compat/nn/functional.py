@@ -10,6 +10,7 @@ arguments, and PyTorch's warnings.
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 from ...nn import functional as _F
@@ -263,3 +264,27 @@ def pad(input, pad, mode="constant", value=None):
     for i in range(len(pad) // 2):
         widths[input.dim() - 1 - i] = (pad[2 * i], pad[2 * i + 1])
     return fnp.pad(input, widths, constant_values=0.0 if value is None else value)
+
+
+# PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's
+# composite layers may end in a view of an internal buffer (a transposed matmul result),
+# which compat keeps as a view rather than copying every intermediate. One copy at the
+# boundary, only when needed, restores PyTorch's layout (so ``out.view(n, -1)`` works).
+def _contiguous_result(fn):
+    from ..tensor import Tensor  # noqa: PLC0415
+
+    def lay_out(x):
+        return x.contiguous() if isinstance(x, Tensor) else x
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        return tuple(lay_out(o) for o in out) if type(out) is tuple else lay_out(out)
+
+    return wrapper
+
+
+for _name in __all__:
+    if not _name.endswith("_"):  # in-place variants return their input
+        globals()[_name] = _contiguous_result(globals()[_name])
+del _name
