@@ -20,6 +20,7 @@ import sys
 
 TARGET = "funcgrad.compat"
 NOT_PROVIDED = ("torchvision", "torchaudio", "torchtext")
+NAMESPACES = ("torch.cuda",)
 
 
 class _AliasLoader(importlib.abc.Loader):
@@ -49,6 +50,9 @@ class TorchAliasFinder(importlib.abc.MetaPathFinder):
         except ModuleNotFoundError as e:
             if e.name != real:
                 raise
+            if fullname in NAMESPACES:  # an object in funcgrad.compat, a module in PyTorch
+                module = getattr(importlib.import_module(TARGET), fullname.partition(".")[2])
+                return importlib.util.spec_from_loader(fullname, _AliasLoader(module))
             raise ModuleNotFoundError(f"No module named {fullname!r}: funcgrad.compat does not provide it "
                                       f"(see docs/compat-nn.md, 'Running PyTorch scripts')", name=fullname) from None
         return importlib.util.spec_from_loader(fullname, _AliasLoader(module),

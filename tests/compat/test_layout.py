@@ -26,8 +26,10 @@ from torch.nn.parallel import DataParallel
 from torch.nn.utils import clip_grad_norm_
 from torch.optim.lr_scheduler import StepLR
 import torch.backends.cudnn as cudnn
-import torch.jit, torch.onnx, torch.autograd, torch.linalg
+import torch.jit, torch.onnx, torch.autograd, torch.linalg, torch.cuda
+from torch.cuda import is_available
 import funcgrad.compat
+assert torch.cuda is funcgrad.compat.cuda and is_available() == funcgrad.compat.cuda.is_available()
 assert torch is funcgrad.compat and nn is funcgrad.compat.nn and Linear is nn.Linear
 assert torch.nn.modules.conv.Conv2d is nn.Conv2d is Conv2d and issubclass(Conv2d, _ConvNd)
 assert DataParallel is nn.DataParallel and activation.ReLU is nn.ReLU and sparse.Embedding is nn.Embedding
