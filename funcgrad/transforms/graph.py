@@ -23,7 +23,8 @@ import itertools
 import numpy as np
 
 from .. import tree
-from ..core import Array, ArrayTracer, ShapedArray, Trace, Tracer, asarray
+from ..array import PrimalTracer
+from ..core import Array, ShapedArray, Trace, Tracer, asarray
 from ..primitives.creation import zeros_like
 
 __all__ = ["make_graph", "Graph", "linearize"]
@@ -179,23 +180,8 @@ class Graph:
         return "\n".join(lines)
 
 
-class GraphTracer(ArrayTracer):
-    __slots__ = ("_trace", "val", "var")
-
-    @property
-    def shape(self):
-        return self.val.shape
-
-    @property
-    def dtype(self):
-        return self.val.dtype
-
-    @property
-    def device(self):
-        return self.val.device
-
-    def _concrete(self):
-        return self.val._concrete()
+class GraphTracer(PrimalTracer):
+    __slots__ = ("var",)
 
 
 class GraphTrace(Trace):
@@ -214,7 +200,7 @@ class GraphTrace(Trace):
     def new_tracer(self, val, var=None):
         t = object.__new__(GraphTracer)
         t._trace = self
-        t.val = val
+        t.primal = val
         t.var = var if var is not None else self.new_var(val)
         return t
 
@@ -234,7 +220,7 @@ class GraphTrace(Trace):
 
     def process_primitive(self, prim, args, params):
         inputs = [self.atom(a) for a in args]
-        vals = [a.val if type(a) is GraphTracer and a._trace is self else a for a in args]
+        vals = [a.primal if type(a) is GraphTracer and a._trace is self else a for a in args]
         out = prim.bind(*vals, **params)
         outs = out if prim.multiple_results else (out,)
         tracers = [self.new_tracer(o) for o in outs]
