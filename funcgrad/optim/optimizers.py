@@ -24,7 +24,7 @@ from .. import numpy as fnp
 from .. import tree
 
 __all__ = [
-    "GradientTransformation", "sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad", "chain",
+    "GradientTransformation", "sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad", "adadelta", "chain",
     "clip_by_global_norm", "apply_updates", "global_norm", "scale",
 ]
 
@@ -218,6 +218,34 @@ def adagrad(lr=1e-2, lr_decay=0.0, weight_decay=0.0, initial_accumulator_value=0
         clr = _lr(lr, t - 1) / (1 + (t - 1) * lr_decay)
         s = _map(lambda s, g: s + g * g, state.sum, grads)
         return _map(lambda g, s: -clr * g / (fnp.sqrt(s) + eps), grads, s), AdagradState(t, s)
+
+    return GradientTransformation(init, update)
+
+
+class AdadeltaState(NamedTuple):
+    count: Any
+    square_avg: Any
+    acc_delta: Any
+
+
+def adadelta(lr=1.0, rho=0.9, eps=1e-6, weight_decay=0.0, maximize=False):
+    """torch.optim.Adadelta: v = rho v + (1-rho) g**2; d = sqrt(u + eps) / sqrt(v + eps) g;
+    u = rho u + (1-rho) d**2; p -= lr d (L2 weight decay added to g)."""
+    def init(params):
+        return AdadeltaState(0, _map(fnp.zeros_like, params), _map(fnp.zeros_like, params))
+
+    def update(grads, state, params=None):
+        t = int(state.count) + 1
+        if maximize:
+            grads = _map(lambda g: -g, grads)
+        if weight_decay:
+            _check_params(params, "adadelta")
+            grads = _map(lambda g, p: g + weight_decay * p, grads, params)
+        v = _map(lambda v, g: rho * v + (1 - rho) * g * g, state.square_avg, grads)
+        delta = _map(lambda v, u, g: fnp.sqrt(u + eps) / fnp.sqrt(v + eps) * g, v, state.acc_delta, grads)
+        u = _map(lambda u, d: rho * u + (1 - rho) * d * d, state.acc_delta, delta)
+        step_lr = _lr(lr, t - 1)
+        return _map(lambda d: -step_lr * d, delta), AdadeltaState(t, v, u)
 
     return GradientTransformation(init, update)
 

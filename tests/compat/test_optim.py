@@ -22,6 +22,7 @@ RULES = [
     (optim.RMSprop, dict(lr=0.01, momentum=0.5, centered=True), lambda: fopt.rmsprop(0.01, momentum=0.5,
                                                                                          centered=True)),
     (optim.Adagrad, dict(lr=0.1, lr_decay=0.01), lambda: fopt.adagrad(0.1, lr_decay=0.01)),
+    (optim.Adadelta, dict(lr=1.0, weight_decay=0.01), lambda: fopt.adadelta(1.0, weight_decay=0.01)),
 ]
 
 
@@ -253,6 +254,7 @@ def test_named_parameters_are_accepted():
     (optim.RMSprop, dict(), ["square_avg", "step"]),
     (optim.RMSprop, dict(momentum=0.5, centered=True), ["grad_avg", "momentum_buffer", "square_avg", "step"]),
     (optim.Adagrad, dict(), ["step", "sum"]),
+    (optim.Adadelta, dict(), ["acc_delta", "square_avg", "step"]),
 ])
 def test_state_keys_are_pytorchs(cls, kw, keys):
     p = nn.Parameter(torch.ones(2))

@@ -98,6 +98,18 @@ def ref_adagrad(lr, lr_decay, wd, init_acc, eps):
     return np.array(out)
 
 
+def ref_adadelta(lr, rho, eps, wd):
+    p, v, u, out = P0.copy(), np.zeros(3), np.zeros(3), []
+    for _ in range(STEPS):
+        g = grad_np(p) + wd * p
+        v = rho * v + (1 - rho) * g * g
+        d = np.sqrt(u + eps) / np.sqrt(v + eps) * g
+        u = rho * u + (1 - rho) * d * d
+        p = p - lr * d
+        out.append(p)
+    return np.array(out)
+
+
 CASES = [
     ("sgd", optim.sgd(0.1), ref_sgd(0.1)),
     ("sgd_momentum", optim.sgd(0.05, momentum=0.9, dampening=0.1, weight_decay=0.01),
@@ -113,6 +125,7 @@ CASES = [
      ref_rmsprop(0.01, 0.9, 1e-8, 0.1, 0.5, True)),
     ("adagrad", optim.adagrad(0.1, lr_decay=0.01, weight_decay=0.05, initial_accumulator_value=0.1),
      ref_adagrad(0.1, 0.01, 0.05, 0.1, 1e-10)),
+    ("adadelta", optim.adadelta(1.0, rho=0.8, eps=1e-4, weight_decay=0.05), ref_adadelta(1.0, 0.8, 1e-4, 0.05)),
 ]
 
 
@@ -135,6 +148,7 @@ def _torch_run(torch, name):
                                                                 momentum=0.5, centered=True),
         "adagrad": lambda: torch.optim.Adagrad([p], lr=0.1, lr_decay=0.01, weight_decay=0.05,
                                                initial_accumulator_value=0.1),
+        "adadelta": lambda: torch.optim.Adadelta([p], lr=1.0, rho=0.8, eps=1e-4, weight_decay=0.05),
     }[name]
     opt = make()
     a, b = torch.tensor(A), torch.tensor(B)

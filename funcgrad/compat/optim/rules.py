@@ -1,11 +1,12 @@
-"""SGD, Adam, AdamW, RMSprop, Adagrad: PyTorch's constructors over funcgrad.optim's update rules."""
+"""SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta: PyTorch's constructors over funcgrad.optim's
+update rules."""
 
 from __future__ import annotations
 
 from ...optim import optimizers as _rules
 from .optimizer import Optimizer
 
-__all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
+__all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"]
 
 
 def _check(cond, msg):
@@ -117,3 +118,20 @@ class Adagrad(Optimizer):
     def _rule(self, g):
         return _rules.adagrad(g["lr"], g["lr_decay"], g["weight_decay"], g["initial_accumulator_value"], g["eps"],
                               g["maximize"])
+
+
+class Adadelta(Optimizer):
+    _fields = (("count", "step"), ("square_avg", "square_avg"), ("acc_delta", "acc_delta"))
+    _state_cls = _rules.AdadeltaState
+
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
+                 capturable=False, maximize=False, differentiable=False):
+        _check(lr >= 0.0, f"Invalid learning rate: {lr}")
+        _check(0.0 <= rho <= 1.0, f"Invalid rho value: {rho}")
+        _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
+        _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+        super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, foreach=foreach,
+                                      capturable=capturable, maximize=maximize, differentiable=differentiable))
+
+    def _rule(self, g):
+        return _rules.adadelta(g["lr"], g["rho"], g["eps"], g["weight_decay"], g["maximize"])
