@@ -26,6 +26,7 @@ LAYOUT = {
                    "LogSigmoid", "Softmax", "LogSoftmax", "Softmin", "PReLU"),
     "container": ("Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"),
     "normalization": ("LayerNorm", "GroupNorm"),
+    "instancenorm": ("_InstanceNorm", "InstanceNorm1d", "InstanceNorm2d"),
     "batchnorm": ("_BatchNorm", "BatchNorm1d", "BatchNorm2d"),
     "loss": ("_Loss", "_WeightedLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "NLLLoss",
              "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"),

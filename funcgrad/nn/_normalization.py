@@ -1,11 +1,11 @@
-"""Normalization layers (functional): batch_norm, layer_norm, group_norm."""
+"""Normalization layers (functional): batch_norm, instance_norm, layer_norm, group_norm."""
 
 from __future__ import annotations
 
 from .. import numpy as fnp
 from ..transforms import stop_gradient
 
-__all__ = ["batch_norm", "layer_norm", "group_norm"]
+__all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm"]
 
 
 def _moments(x, axes):
@@ -85,3 +85,44 @@ def group_norm(x, num_groups, weight=None, bias=None, eps=1e-5):
     _, d, var = _moments(g, (2,))
     y = fnp.reshape(d / fnp.sqrt(var + eps), x.shape)
     return _affine(y, weight, bias, (1, c) + (1,) * (x.ndim - 2))
+
+
+def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """Instance normalization: each (sample, channel) over its spatial axes -> ``(y, new_mean, new_var)``.
+
+    With ``use_input_stats`` (PyTorch's training mode, or no running statistics) each
+    instance is normalised with its own mean and biased variance, and running statistics
+    (if given) are updated as PyTorch does: ``(1 - momentum) * old + momentum * average over
+    the batch of each instance's mean / unbiased variance``. Otherwise the running
+    statistics normalise. They never carry gradients.
+    """
+    if x.ndim < 3:
+        raise ValueError(f"instance_norm: expected an input with at least 3 axes (N, C, ...), got {tuple(x.shape)}")
+    c = x.shape[1]
+    shape = (1, c) + (1,) * (x.ndim - 2)
+    axes = tuple(range(2, x.ndim))
+    for name, v in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                    ("bias", bias)):
+        if v is not None and tuple(v.shape) != (c,):
+            raise ValueError(f"instance_norm: {name} must have shape ({c},) for input {tuple(x.shape)}, "
+                             f"got {tuple(v.shape)}")
+    new_mean, new_var = running_mean, running_var
+    if use_input_stats:
+        n = 1
+        for a in axes:
+            n *= x.shape[a]
+        if n <= 1:
+            raise ValueError(f"instance_norm: expected more than 1 spatial element per channel, got input size {tuple(x.shape)}")
+        mean, d, var = _moments(x, axes)
+        y = d / fnp.sqrt(var + eps)
+        if running_mean is not None:
+            im = stop_gradient(fnp.mean(fnp.reshape(mean, x.shape[:2]), axis=0))
+            iv = stop_gradient(fnp.mean(fnp.reshape(var, x.shape[:2]), axis=0)) * (n / (n - 1))
+            new_mean = (1 - momentum) * running_mean + momentum * im
+            new_var = (1 - momentum) * running_var + momentum * iv
+    else:
+        if running_mean is None or running_var is None:
+            raise ValueError("instance_norm: use_input_stats=False needs running_mean and running_var")
+        y = (x - fnp.reshape(running_mean, shape)) / fnp.sqrt(fnp.reshape(running_var, shape) + eps)
+    return _affine(y, weight, bias, shape), new_mean, new_var

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 
 import funcgrad as fg
-import funcgrad.numpy as fnp
 from funcgrad import tree
 from funcgrad.testing.strategies import to_device
 

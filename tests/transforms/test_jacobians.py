@@ -1,7 +1,6 @@
 """jacrev / jacfwd / hessian: agreement, shapes as JAX's, Hessians vs finite differences,
 Hessian-vector products, and nested derivatives without perturbation confusion."""
 
-import hypothesis.strategies as st
 import numpy as np
 import pytest
 from hypothesis import assume, given

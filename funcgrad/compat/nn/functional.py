@@ -28,7 +28,7 @@ __all__ = [
     "log_softmax", "softmin", "dropout", "embedding", "one_hot", "batch_norm", "max_pool1d", "max_pool2d",
     "mse_loss", "l1_loss", "smooth_l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "kl_div", "normalize", "pad", "logsigmoid", "relu_", "pairwise_distance",
-    "cosine_similarity", "dropout1d", "dropout2d", "prelu",
+    "cosine_similarity", "dropout1d", "dropout2d", "prelu", "instance_norm",
 ]
 
 
@@ -146,6 +146,18 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     y, new_mean, new_var = _F.batch_norm(input, running_mean, running_var, weight, bias, training,
                                          momentum if momentum is not None else 0.0, eps)
     if training and running_mean is not None and momentum is not None:
+        with no_grad():
+            running_mean.copy_(new_mean)
+            running_var.copy_(new_var)
+    return y
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """Instance normalization; with running statistics and use_input_stats they are updated in place."""
+    y, new_mean, new_var = _F.instance_norm(input, running_mean, running_var, weight, bias, use_input_stats,
+                                            momentum, eps)
+    if use_input_stats and running_mean is not None:
         with no_grad():
             running_mean.copy_(new_mean)
             running_var.copy_(new_var)

@@ -1,14 +1,16 @@
-"""More layers: ConvTranspose1d/2d, GroupNorm, Dropout1d/2d, PReLU, Unflatten."""
+"""More layers: ConvTranspose1d/2d, GroupNorm, InstanceNorm1d/2d, Dropout1d/2d, PReLU, Unflatten."""
 
 from __future__ import annotations
 
 from .. import creation as _c
+from ..dtypes import int64
 from . import functional as F
 from .layers import Dropout, _ConvNd, _factory, _ntuple
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["ConvTranspose1d", "ConvTranspose2d", "GroupNorm", "Dropout1d", "Dropout2d", "PReLU", "Unflatten"]
+__all__ = ["ConvTranspose1d", "ConvTranspose2d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "Dropout1d",
+           "Dropout2d", "PReLU", "Unflatten"]
 
 
 class _ConvTransposeNd(_ConvNd):
@@ -60,6 +62,56 @@ class GroupNorm(Module):
     def extra_repr(self):
         return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
                 f"bias={self.bias is not None}")
+
+
+class _InstanceNorm(Module):
+    _nd = 2
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False,
+                 device=None, dtype=None):
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        kw = _factory(device, dtype)
+        if affine:
+            self.weight = Parameter(_c.ones(num_features, **kw))
+            self.bias = Parameter(_c.zeros(num_features, **kw))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", _c.zeros(num_features, **kw))
+            self.register_buffer("running_var", _c.ones(num_features, **kw))
+            self.register_buffer("num_batches_tracked", _c.tensor(0, dtype=int64))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+
+    def forward(self, input):
+        if input.dim() != self._nd + 2:
+            raise ValueError(f"expected {self._nd + 2}D input (got {input.dim()}D input)")
+        use_input_stats = self.training or not self.track_running_stats
+        if use_input_stats and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
+                               use_input_stats, self.momentum if self.momentum is not None else 0.1, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"track_running_stats={self.track_running_stats}")
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance normalization over (N, C, L)."""
+
+    _nd = 1
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalization over (N, C, H, W)."""
+
+    _nd = 2
 
 
 class _DropoutChannels(Dropout):
