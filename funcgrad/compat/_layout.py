@@ -27,6 +27,7 @@ LAYOUT = {
     "container": ("Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"),
     "normalization": ("LayerNorm", "GroupNorm"),
     "instancenorm": ("_InstanceNorm", "InstanceNorm1d", "InstanceNorm2d"),
+    "rnn": ("_RNNBase", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"),
     "batchnorm": ("_BatchNorm", "BatchNorm1d", "BatchNorm2d"),
     "loss": ("_Loss", "_WeightedLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "NLLLoss",
              "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"),
@@ -38,11 +39,11 @@ LAYOUT = {
 
 def _classes(names):
     """name -> class for ``names``, from the compat nn modules (private bases included)."""
-    from .nn import activation, containers, layers, loss, module, more_layers  # noqa: PLC0415
+    from .nn import activation, containers, layers, loss, module, more_layers, rnn  # noqa: PLC0415
 
     found = {}
     for name in names:
-        for src in (nn, layers, more_layers, loss, activation, containers, module):
+        for src in (nn, layers, more_layers, rnn, loss, activation, containers, module):
             if hasattr(src, name):
                 found[name] = getattr(src, name)
                 break

@@ -1,0 +1,267 @@
+"""Recurrent layers: RNN, LSTM, GRU and their cells, with PyTorch's parameter names and layouts.
+
+The cell math is written with compat tensor operations (so autograd, hooks and
+``create_graph`` work through it as through any other op); the gate order and
+the parameter shapes are PyTorch's (``weight_ih_l{k}[_reverse]`` of shape
+``(gates * hidden_size, input_size)``, ...), so state_dicts interchange.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import creation as _c
+from ..ops_shape import cat as _cat
+from ..ops_shape import stack as _stack
+from . import functional as F
+from . import init
+from .module import Module
+from .parameter import Parameter
+
+__all__ = ["RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU"]
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+def _rnn_step(x, h, w_ih, w_hh, b_ih, b_hh, nonlinearity):
+    pre = F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh)
+    return pre.tanh() if nonlinearity == "tanh" else pre.relu()
+
+
+def _lstm_step(x, h, c, w_ih, w_hh, b_ih, b_hh):
+    i, f, g, o = (F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh)).chunk(4, dim=-1)
+    c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    return o.sigmoid() * c.tanh(), c
+
+
+def _gru_step(x, h, w_ih, w_hh, b_ih, b_hh):
+    xr, xz, xn = F.linear(x, w_ih, b_ih).chunk(3, dim=-1)
+    hr, hz, hn = F.linear(h, w_hh, b_hh).chunk(3, dim=-1)
+    r = (xr + hr).sigmoid()
+    z = (xz + hz).sigmoid()
+    n = (xn + r * hn).tanh()
+    return (1 - z) * n + z * h
+
+
+class _CellBase(Module):
+    _mode = "RNN_TANH"
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
+        g = _GATES[self._mode] * hidden_size
+        kw = {"device": device, "dtype": dtype}
+        self.weight_ih = Parameter(_c.empty(g, input_size, **kw))
+        self.weight_hh = Parameter(_c.empty(g, hidden_size, **kw))
+        if bias:
+            self.bias_ih = Parameter(_c.empty(g, **kw))
+            self.bias_hh = Parameter(_c.empty(g, **kw))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0.0
+        for p in self.parameters():
+            init.uniform_(p, -bound, bound)
+
+    def _check(self, input, hx):
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.dim()}D instead")
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.shape[-1]} expected {self.input_size}")
+        batched = input.dim() == 2
+        x = input if batched else input.unsqueeze(0)
+        if hx is None:
+            hx = _c.zeros(x.shape[0], self.hidden_size, dtype=x.dtype, device=x.device)
+        elif not batched:
+            hx = hx.unsqueeze(0)
+        return x, hx, batched
+
+    def extra_repr(self):
+        s = f"{self.input_size}, {self.hidden_size}"
+        if not self.bias:
+            s += ", bias=False"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            s += f", nonlinearity={self.nonlinearity}"
+        return s
+
+
+class RNNCell(_CellBase):
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
+        self._mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
+        super().__init__(input_size, hidden_size, bias, device, dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        x, h, batched = self._check(input, hx)
+        h = _rnn_step(x, h, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh, self.nonlinearity)
+        return h if batched else h.squeeze(0)
+
+
+class LSTMCell(_CellBase):
+    _mode = "LSTM"
+
+    def forward(self, input, hx=None):
+        if hx is None:
+            x, h, batched = self._check(input, None)
+            c = h
+        else:
+            x, h, batched = self._check(input, hx[0])
+            c = hx[1] if batched else hx[1].unsqueeze(0)
+        h, c = _lstm_step(x, h, c, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
+
+
+class GRUCell(_CellBase):
+    _mode = "GRU"
+
+    def forward(self, input, hx=None):
+        x, h, batched = self._check(input, hx)
+        h = _gru_step(x, h, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        return h if batched else h.squeeze(0)
+
+
+class _RNNBase(Module):
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, device=None, dtype=None, nonlinearity="tanh"):
+        super().__init__()
+        if not 0 <= dropout <= 1:
+            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an "
+                             "element being zeroed")
+        if num_layers < 1:
+            raise ValueError(f"num_layers must be greater than or equal to 1, got {num_layers}")
+        self.mode, self.input_size, self.hidden_size, self.num_layers = mode, input_size, hidden_size, num_layers
+        self.bias, self.batch_first, self.dropout, self.bidirectional = bias, batch_first, float(dropout), bidirectional
+        self.nonlinearity = nonlinearity
+        g = _GATES[mode] * hidden_size
+        kw = {"device": device, "dtype": dtype}
+        dirs = 2 if bidirectional else 1
+        self._flat_weights_names = []
+        for layer in range(num_layers):
+            for d in range(dirs):
+                suffix = f"_l{layer}" + ("_reverse" if d else "")
+                in_size = input_size if layer == 0 else hidden_size * dirs
+                names = [f"weight_ih{suffix}", f"weight_hh{suffix}"] + ([f"bias_ih{suffix}", f"bias_hh{suffix}"] if bias else [])
+                shapes = [(g, in_size), (g, hidden_size), (g,), (g,)]
+                for name, shape in zip(names, shapes):
+                    setattr(self, name, Parameter(_c.empty(*shape, **kw)))
+                self._flat_weights_names += names
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0.0
+        for p in self.parameters():
+            init.uniform_(p, -bound, bound)
+
+    def _weights(self, layer, d):
+        suffix = f"_l{layer}" + ("_reverse" if d else "")
+        get = lambda n: getattr(self, n, None)  # noqa: E731
+        return (get(f"weight_ih{suffix}"), get(f"weight_hh{suffix}"), get(f"bias_ih{suffix}"), get(f"bias_hh{suffix}"))
+
+    def forward(self, input, hx=None):
+        if input.dim() not in (2, 3):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.dim()}D instead")
+        batched = input.dim() == 3
+        x = input if batched else input.unsqueeze(1 if not self.batch_first else 0)
+        if self.batch_first:
+            x = x.transpose(0, 1)
+        if x.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got {x.shape[-1]}")
+        steps, batch = x.shape[0], x.shape[1]
+        dirs = 2 if self.bidirectional else 1
+        lstm = self.mode == "LSTM"
+        h0, c0 = self._initial_state(hx, batch, dirs, batched, x)
+        layer_input = x
+        h_n, c_n = [], []
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(dirs):
+                k = layer * dirs + d
+                h, c = h0[k], (c0[k] if lstm else None)
+                w = self._weights(layer, d)
+                order = range(steps - 1, -1, -1) if d else range(steps)
+                seq = [None] * steps
+                for t in order:
+                    xt = layer_input[t]
+                    if lstm:
+                        h, c = _lstm_step(xt, h, c, *w)
+                    elif self.mode == "GRU":
+                        h = _gru_step(xt, h, *w)
+                    else:
+                        h = _rnn_step(xt, h, *w, self.nonlinearity)
+                    seq[t] = h
+                outs.append(_stack(seq, 0) if steps else _c.zeros(0, batch, self.hidden_size, dtype=x.dtype))
+                h_n.append(h)
+                if lstm:
+                    c_n.append(c)
+            layer_input = outs[0] if dirs == 1 else _cat(outs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        out = layer_input.transpose(0, 1) if self.batch_first else layer_input
+        h_n = _stack(h_n, 0)
+        if not batched:
+            out = out.squeeze(0 if self.batch_first else 1)
+            h_n = h_n.squeeze(1)
+        if lstm:
+            c_n = _stack(c_n, 0)
+            return out, (h_n, c_n if batched else c_n.squeeze(1))
+        return out, h_n
+
+    def _initial_state(self, hx, batch, dirs, batched, x):
+        shape = (self.num_layers * dirs, batch, self.hidden_size)
+
+        def fix(t, what):
+            if t is None:
+                return _c.zeros(*shape, dtype=x.dtype, device=x.device)
+            t = t if batched else t.unsqueeze(1)
+            if tuple(t.shape) != shape:
+                raise RuntimeError(f"Expected {what} size {shape}, got {tuple(t.shape)}")
+            return t
+
+        if self.mode == "LSTM":
+            h, c = (None, None) if hx is None else hx
+            return fix(h, "hidden[0]"), fix(c, "hidden[1]")
+        return fix(hx, "hidden"), None
+
+    def extra_repr(self):
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if not self.bias:
+            s += ", bias=False"
+        if self.batch_first:
+            s += ", batch_first=True"
+        if self.dropout:
+            s += f", dropout={self.dropout}"
+        if self.bidirectional:
+            s += ", bidirectional=True"
+        return s
+
+
+class RNN(_RNNBase):
+    def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, device=None, dtype=None):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, num_layers,
+                         bias, batch_first, dropout, bidirectional, device, dtype, nonlinearity)
+
+
+class LSTM(_RNNBase):
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, proj_size=0, device=None, dtype=None):
+        if proj_size:
+            raise ValueError("LSTM(proj_size > 0) is not supported by funcgrad.compat")
+        super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
+                         device, dtype)
+
+
+class GRU(_RNNBase):
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, device=None, dtype=None):
+        super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
+                         device, dtype)
