@@ -96,7 +96,14 @@ class _Pickler(pickle.Pickler):
 
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_new_zipfile_serialization=True,
          _disable_byteorder_record=False):
-    """Write ``obj`` (tensors, state_dicts, optimizer state, whole modules) to a path or a binary file."""
+    """Write ``obj`` (tensors, state_dicts, optimizer state, whole modules) to a path or a binary file.
+
+    A path ending in ``.safetensors`` writes a state_dict (a dict of str -> Tensor) in the
+    safetensors format instead (needs the ``safetensors`` package).
+    """
+    if _is_safetensors(f):
+        _write_atomic(os.fspath(f), _safetensors_bytes(obj))
+        return
     body = io.BytesIO()
     p = _Pickler(body, pickle_protocol)
     p.dump(obj)
@@ -104,7 +111,12 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_ne
     if hasattr(f, "write"):
         f.write(data)
         return
-    path = os.fspath(f)
+    _write_atomic(os.fspath(f), data)
+
+
+def _write_atomic(path, data):
+    """Write ``data`` to ``path`` through a temporary file in the same folder and os.replace:
+    a crash mid-write never leaves a truncated file under the target name."""
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".tmp-" + os.path.basename(path) + "-", dir=folder)
     try:
@@ -117,6 +129,47 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_ne
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+# --- safetensors ---------------------------------------------------------------------------
+
+def _is_safetensors(f):
+    return not hasattr(f, "write") and not hasattr(f, "read") and os.fspath(f).endswith(".safetensors")
+
+
+def _safetensors_module():
+    try:
+        import safetensors.numpy as st  # noqa: PLC0415 - optional dependency
+    except ImportError:
+        raise ImportError(
+            "reading and writing .safetensors files needs the safetensors package: pip install safetensors "
+            "(or pip install 'funcgrad[safetensors]')"
+        ) from None
+    return st
+
+
+def _safetensors_bytes(obj):
+    st = _safetensors_module()
+    if not isinstance(obj, dict):
+        raise ValueError(f"a .safetensors file holds a state_dict (a dict of str -> Tensor), got {type(obj).__name__}")
+    arrays = {}
+    for k, v in obj.items():
+        if not isinstance(k, str) or not isinstance(v, Tensor):
+            raise ValueError(f".safetensors: entry {k!r} is a {type(v).__name__}; only str -> Tensor entries can be saved")
+        arrays[k] = np.array(v.detach().cpu().numpy(), order="C")  # (ascontiguousarray makes 0-d 1-d)
+    return st.save(arrays)
+
+
+def _load_safetensors(path, map_location):
+    from .creation import from_numpy  # noqa: PLC0415
+
+    st = _safetensors_module()
+    with open(path, "rb") as fh:
+        arrays = st.load(fh.read())
+    out = {k: from_numpy(np.array(a)) for k, a in arrays.items()}
+    if map_location is not None and not callable(map_location) and not isinstance(map_location, dict):
+        out = {k: t.to(map_location) for k, t in out.items()}
+    return out
 
 
 # --- load -------------------------------------------------------------------------------
@@ -198,7 +251,10 @@ def _make_unpickler(file, storages, weights_only, map_location):
 def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None, **pickle_load_args):
     """Read what :func:`save` wrote.  ``map_location``: a device/str, a dict ``{'cuda:1': 'cpu'}``, or
     ``fn(tensor, location)``.  ``weights_only=True`` (default) refuses anything but tensors and plain
-    containers with ``pickle.UnpicklingError``, running nothing from the file."""
+    containers with ``pickle.UnpicklingError``, running nothing from the file.  A path ending
+    in ``.safetensors`` reads a safetensors state_dict (which can hold no code)."""
+    if _is_safetensors(f):
+        return _load_safetensors(os.fspath(f), map_location)
     if hasattr(f, "read"):
         data = f.read()
     else:
