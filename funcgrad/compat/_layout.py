@@ -22,12 +22,13 @@ LAYOUT = {
     "conv": ("_ConvNd", "Conv1d", "Conv2d", "_ConvTransposeNd", "ConvTranspose1d", "ConvTranspose2d"),
     "sparse": ("Embedding",),
     "dropout": ("Dropout", "Dropout1d", "Dropout2d"),
-    "activation": ("ReLU", "ReLU6", "SiLU", "LeakyReLU", "ELU", "Hardtanh", "GELU", "Softplus", "Sigmoid", "Tanh",
+    "activation": ("MultiheadAttention", "ReLU", "ReLU6", "SiLU", "LeakyReLU", "ELU", "Hardtanh", "GELU", "Softplus", "Sigmoid", "Tanh",
                    "LogSigmoid", "Softmax", "LogSoftmax", "Softmin", "PReLU"),
     "container": ("Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"),
     "normalization": ("LayerNorm", "GroupNorm"),
     "instancenorm": ("_InstanceNorm", "InstanceNorm1d", "InstanceNorm2d"),
     "rnn": ("_RNNBase", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"),
+    "transformer": ("TransformerEncoderLayer", "TransformerEncoder"),
     "batchnorm": ("_BatchNorm", "BatchNorm1d", "BatchNorm2d"),
     "loss": ("_Loss", "_WeightedLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "NLLLoss",
              "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"),
@@ -39,11 +40,11 @@ LAYOUT = {
 
 def _classes(names):
     """name -> class for ``names``, from the compat nn modules (private bases included)."""
-    from .nn import activation, containers, layers, loss, module, more_layers, rnn  # noqa: PLC0415
+    from .nn import activation, containers, layers, loss, module, more_layers, rnn, transformer  # noqa: PLC0415
 
     found = {}
     for name in names:
-        for src in (nn, layers, more_layers, rnn, loss, activation, containers, module):
+        for src in (nn, layers, more_layers, rnn, transformer, loss, activation, containers, module):
             if hasattr(src, name):
                 found[name] = getattr(src, name)
                 break

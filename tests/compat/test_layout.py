@@ -64,8 +64,8 @@ def test_nn_modules_layout_aliases_existing_classes():
     assert "Linear" in nn.modules.linear.__all__ and "_ConvNd" not in nn.modules.conv.__all__
     assert nn.modules.rnn.LSTM is nn.LSTM and issubclass(nn.modules.rnn.GRU, nn.modules.rnn._RNNBase)
     assert nn.modules.instancenorm.InstanceNorm2d is nn.InstanceNorm2d
-    # layers funcgrad.compat does not have get no module
-    assert not hasattr(nn.modules, "transformer")
+    assert nn.modules.transformer.TransformerEncoderLayer is nn.TransformerEncoderLayer
+    assert nn.modules.activation.MultiheadAttention is nn.MultiheadAttention
 
 
 def test_subclassing_a_layout_class_trains():

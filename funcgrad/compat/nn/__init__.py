@@ -10,5 +10,6 @@ from .layers import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .more_layers import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
+from .transformer import *  # noqa: F401,F403
 from .module import Module  # noqa: F401
 from .parameter import Parameter  # noqa: F401
