@@ -75,6 +75,16 @@ class SgdState(NamedTuple):
     momentum_buffer: Any
 
 
+def _l2_and_sign(grads, params, weight_decay, maximize, fname):
+    """PyTorch's gradient preprocessing: negate for ``maximize``, then add L2 weight decay."""
+    if maximize:
+        grads = _map(lambda g: -g, grads)
+    if weight_decay:
+        _check_params(params, fname)
+        grads = _map(lambda g, p: g + weight_decay * p, grads, params)
+    return grads
+
+
 def sgd(lr, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, maximize=False):
     """torch.optim.SGD: g += wd p; buf = g (first step) or mu buf + (1 - dampening) g;
     g = g + mu buf (nesterov) or buf; p -= lr g."""
@@ -88,11 +98,7 @@ def sgd(lr, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, maxim
 
     def update(grads, state, params=None):
         count = int(state.count)
-        if maximize:
-            grads = _map(lambda g: -g, grads)
-        if weight_decay:
-            _check_params(params, "sgd")
-            grads = _map(lambda g, p: g + weight_decay * p, grads, params)
+        grads = _l2_and_sign(grads, params, weight_decay, maximize, "sgd")
         buf = state.momentum_buffer
         if momentum:
             if count == 0:
@@ -131,11 +137,7 @@ def _adam(lr, b1, b2, eps, weight_decay, amsgrad, decoupled, maximize, fname):
     def update(grads, state, params=None):
         t = int(state.count) + 1
         lr_t = _lr(lr, t - 1)
-        if maximize:
-            grads = _map(lambda g: -g, grads)
-        if weight_decay and not decoupled:
-            _check_params(params, fname)
-            grads = _map(lambda g, p: g + weight_decay * p, grads, params)
+        grads = _l2_and_sign(grads, params, 0.0 if decoupled else weight_decay, maximize, fname)
         m = _map(lambda m, g: b1 * m + (1 - b1) * g, state.exp_avg, grads)
         v = _map(lambda v, g: b2 * v + (1 - b2) * (g * g), state.exp_avg_sq, grads)
         vmax = _map(fnp.maximum, state.max_exp_avg_sq, v) if amsgrad else None
@@ -176,11 +178,7 @@ def rmsprop(lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0.0, momentum=0.0, cente
     def update(grads, state, params=None):
         count = int(state.count)
         lr_t = _lr(lr, count)
-        if maximize:
-            grads = _map(lambda g: -g, grads)
-        if weight_decay:
-            _check_params(params, "rmsprop")
-            grads = _map(lambda g, p: g + weight_decay * p, grads, params)
+        grads = _l2_and_sign(grads, params, weight_decay, maximize, "rmsprop")
         v = _map(lambda v, g: alpha * v + (1 - alpha) * (g * g), state.square_avg, grads)
         gavg = _map(lambda a, g: alpha * a + (1 - alpha) * g, state.grad_avg, grads) if centered else None
         if centered:
@@ -210,11 +208,7 @@ def adagrad(lr=1e-2, lr_decay=0.0, weight_decay=0.0, initial_accumulator_value=0
 
     def update(grads, state, params=None):
         t = int(state.count) + 1
-        if maximize:
-            grads = _map(lambda g: -g, grads)
-        if weight_decay:
-            _check_params(params, "adagrad")
-            grads = _map(lambda g, p: g + weight_decay * p, grads, params)
+        grads = _l2_and_sign(grads, params, weight_decay, maximize, "adagrad")
         clr = _lr(lr, t - 1) / (1 + (t - 1) * lr_decay)
         s = _map(lambda s, g: s + g * g, state.sum, grads)
         return _map(lambda g, s: -clr * g / (fnp.sqrt(s) + eps), grads, s), AdagradState(t, s)
@@ -236,11 +230,7 @@ def adadelta(lr=1.0, rho=0.9, eps=1e-6, weight_decay=0.0, maximize=False):
 
     def update(grads, state, params=None):
         t = int(state.count) + 1
-        if maximize:
-            grads = _map(lambda g: -g, grads)
-        if weight_decay:
-            _check_params(params, "adadelta")
-            grads = _map(lambda g, p: g + weight_decay * p, grads, params)
+        grads = _l2_and_sign(grads, params, weight_decay, maximize, "adadelta")
         v = _map(lambda v, g: rho * v + (1 - rho) * g * g, state.square_avg, grads)
         delta = _map(lambda v, u, g: fnp.sqrt(u + eps) / fnp.sqrt(v + eps) * g, v, state.acc_delta, grads)
         u = _map(lambda u, d: rho * u + (1 - rho) * d * d, state.acc_delta, delta)
