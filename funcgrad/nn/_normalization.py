@@ -14,6 +14,17 @@ def _moments(x, axes):
     return mean, d, fnp.mean(d * d, axis=axes, keepdims=True)
 
 
+def _updated(running, batch_stat, momentum):
+    """A running statistic moved towards this batch's, as PyTorch: (1 - m) old + m new (no gradient)."""
+    return (1 - momentum) * running + momentum * stop_gradient(batch_stat)
+
+
+def _normalize_with(x, running_mean, running_var, shape, eps, fname, mode):
+    if running_mean is None or running_var is None:
+        raise ValueError(f"{fname}: {mode} needs running_mean and running_var")
+    return (x - fnp.reshape(running_mean, shape)) / fnp.sqrt(fnp.reshape(running_var, shape) + eps)
+
+
 def _affine(y, weight, bias, shape):
     if weight is not None:
         y = y * fnp.reshape(weight, shape)
@@ -52,14 +63,11 @@ def batch_norm(x, running_mean=None, running_var=None, weight=None, bias=None, t
         mean, d, var = _moments(x, axes)
         y = d / fnp.sqrt(var + eps)
         if running_mean is not None and momentum is not None:
-            bm = stop_gradient(fnp.reshape(mean, (c,)))
-            bv = stop_gradient(fnp.reshape(var, (c,))) * (n / (n - 1))
-            running_mean = (1 - momentum) * running_mean + momentum * bm
-            running_var = (1 - momentum) * running_var + momentum * bv
+            running_mean = _updated(running_mean, fnp.reshape(mean, (c,)), momentum)
+            running_var = _updated(running_var, fnp.reshape(var, (c,)) * (n / (n - 1)), momentum)
     else:
-        if running_mean is None or running_var is None:
-            raise ValueError("batch_norm: evaluation mode (training=False) needs running_mean and running_var")
-        y = (x - fnp.reshape(running_mean, shape)) / fnp.sqrt(fnp.reshape(running_var, shape) + eps)
+        y = _normalize_with(x, running_mean, running_var, shape, eps, "batch_norm",
+                            "evaluation mode (training=False)")
     return _affine(y, weight, bias, shape), running_mean, running_var
 
 
@@ -117,12 +125,9 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
         mean, d, var = _moments(x, axes)
         y = d / fnp.sqrt(var + eps)
         if running_mean is not None:
-            im = stop_gradient(fnp.mean(fnp.reshape(mean, x.shape[:2]), axis=0))
-            iv = stop_gradient(fnp.mean(fnp.reshape(var, x.shape[:2]), axis=0)) * (n / (n - 1))
-            new_mean = (1 - momentum) * running_mean + momentum * im
-            new_var = (1 - momentum) * running_var + momentum * iv
+            new_mean = _updated(running_mean, fnp.mean(fnp.reshape(mean, x.shape[:2]), axis=0), momentum)
+            new_var = _updated(running_var, fnp.mean(fnp.reshape(var, x.shape[:2]), axis=0) * (n / (n - 1)),
+                               momentum)
     else:
-        if running_mean is None or running_var is None:
-            raise ValueError("instance_norm: use_input_stats=False needs running_mean and running_var")
-        y = (x - fnp.reshape(running_mean, shape)) / fnp.sqrt(fnp.reshape(running_var, shape) + eps)
+        y = _normalize_with(x, running_mean, running_var, shape, eps, "instance_norm", "use_input_stats=False")
     return _affine(y, weight, bias, shape), new_mean, new_var
