@@ -29,6 +29,8 @@ def test_instance_norm_2d_values_and_affine():
     np.testing.assert_allclose(y.detach().numpy(), want, rtol=1e-5, atol=1e-5)
     assert repr(layer) == "InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=True, track_running_stats=False)"
     assert layer.running_mean is None and [n for n, _ in layer.named_parameters()] == ["weight", "bias"]
+    # as in PyTorch, instance norms are not batch norms (code freezing BatchNorm layers relies on it)
+    assert not isinstance(layer, nn.modules.batchnorm._BatchNorm)
 
 
 def test_running_statistics_as_pytorch():

@@ -234,8 +234,9 @@ class AdaptiveAvgPool2d(AdaptiveAvgPool1d):
         return F.adaptive_avg_pool2d(input, self.output_size)
 
 
-class _BatchNorm(Module):
-    _dims = (2, 3)
+class _NormBase(Module):
+    """What batch and instance normalization share (PyTorch's _NormBase): the affine parameters,
+    the running-statistics buffers, and resetting them."""
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
                  dtype=None, *, bias=True):
@@ -273,6 +274,10 @@ class _BatchNorm(Module):
             init.ones_(self.weight)
         if self.bias is not None:
             init.zeros_(self.bias)
+
+
+class _BatchNorm(_NormBase):
+    _dims = (2, 3)
 
     def forward(self, input):
         if input.dim() not in self._dims:

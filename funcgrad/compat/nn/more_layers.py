@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from .. import creation as _c
-from ..dtypes import int64
 from . import functional as F
-from .layers import Dropout, _ConvNd, _factory, _ntuple
+from .layers import Dropout, _ConvNd, _factory, _NormBase, _ntuple
 from .module import Module
 from .parameter import Parameter
 
@@ -64,29 +63,12 @@ class GroupNorm(Module):
                 f"bias={self.bias is not None}")
 
 
-class _InstanceNorm(Module):
+class _InstanceNorm(_NormBase):
     _nd = 2
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False,
                  device=None, dtype=None):
-        super().__init__()
-        self.num_features, self.eps, self.momentum = num_features, eps, momentum
-        self.affine, self.track_running_stats = affine, track_running_stats
-        kw = _factory(device, dtype)
-        if affine:
-            self.weight = Parameter(_c.ones(num_features, **kw))
-            self.bias = Parameter(_c.zeros(num_features, **kw))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        if track_running_stats:
-            self.register_buffer("running_mean", _c.zeros(num_features, **kw))
-            self.register_buffer("running_var", _c.ones(num_features, **kw))
-            self.register_buffer("num_batches_tracked", _c.tensor(0, dtype=int64))
-        else:
-            self.register_buffer("running_mean", None)
-            self.register_buffer("running_var", None)
-            self.register_buffer("num_batches_tracked", None)
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
 
     def forward(self, input):
         if input.dim() != self._nd + 2:
