@@ -322,23 +322,15 @@ class Tracer:
         _TRACER_TYPES.add(cls)
 
 
-class ArrayTracer(Array, Tracer):
+class ArrayTracer(AvalProps, Array, Tracer):
     """A tracer that behaves as an Array (functional transformations' tracers).
 
     Subclasses define ``shape``, ``dtype`` and ``_concrete()`` (the concrete
     value, when the transformation has one; eager tracing always does except
-    under vmap).
+    under vmap); ``ndim`` and ``size`` follow from ``shape``.
     """
 
     __slots__ = ()
-
-    @property
-    def ndim(self):
-        return len(self.shape)
-
-    @property
-    def size(self):
-        return int(np.prod(self.shape, dtype=np.int64))
 
     @property
     def device(self):
