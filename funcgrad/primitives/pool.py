@@ -12,6 +12,7 @@ differentiate again to any order.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -30,7 +31,15 @@ __all__ = ["max_pool"]
 def _max_pool_impl(x, kernel, stride, padding, dilation):
     xp = XP_OF_TYPE.get(type(x), np)
     unf = _unfold_impl(x, kernel, stride, padding, dilation, -np.inf)
-    return xp.max(unf, axis=tuple(range(unf.ndim - len(kernel), unf.ndim)))
+    # the running maximum of the kernel taps, each a strided (N, C, *out) slice of the
+    # windows: prod(kernel) - 1 elementwise passes over the output, as fast in any memory
+    # layout, where a max-reduction over the small trailing window axes is several times
+    # slower (and slowest on a C-contiguous NCHW input)
+    taps = itertools.product(*(range(k) for k in kernel))
+    out = unf[(Ellipsis,) + next(taps)].copy()
+    for t in taps:
+        xp.maximum(out, unf[(Ellipsis,) + t], out=out)
+    return out
 
 
 def _max_pool_abstract(x, kernel, stride, padding, dilation):

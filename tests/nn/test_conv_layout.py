@@ -1,0 +1,53 @@
+"""Convolution and pooling results do not depend on memory layout, and are laid out as PyTorch's."""
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.nn.functional as F
+import funcgrad.numpy as fnp
+
+
+def ref_max_pool2d(x, k, s, p, d):
+    """Direct definition over the -inf padded input."""
+    xp = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)), constant_values=-np.inf)
+    oh = (x.shape[2] + 2 * p - d * (k - 1) - 1) // s + 1
+    ow = (x.shape[3] + 2 * p - d * (k - 1) - 1) // s + 1
+    out = np.full(x.shape[:2] + (oh, ow), -np.inf, dtype=x.dtype)
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[:, :, i * s:i * s + d * (k - 1) + 1:d, j * s:j * s + d * (k - 1) + 1:d]
+            out[:, :, i, j] = win.max(axis=(2, 3))
+    return out
+
+
+@pytest.mark.parametrize("k,s,p,d", [(2, 2, 0, 1), (3, 2, 1, 1), (3, 1, 1, 2), (1, 1, 0, 1), (2, 1, 1, 1)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_max_pool_any_layout_equals_the_definition(k, s, p, d, dtype):
+    rng = np.random.default_rng(k * 100 + s * 10 + p + d)
+    x = rng.standard_normal((2, 3, 7, 8)).astype(dtype)
+    x[0, 1, 2, 3] = np.nan  # NaN propagates to every window holding it, as torch and np.max
+    ref = ref_max_pool2d(x, k, s, p, d)
+    channels_last = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    for v in (x, channels_last, x[:, ::-1][:, ::-1]):
+        y = F.max_pool2d(fnp.asarray(v), k, s, p, d)
+        assert y.dtype == dtype
+        np.testing.assert_array_equal(np.asarray(y), ref)
+
+
+def test_max_pool_of_a_one_tap_window_is_a_fresh_tensor_in_compat():
+    import funcgrad.compat as torch
+
+    x = torch.arange(16.0).reshape(1, 1, 4, 4)
+    y = torch.nn.functional.max_pool2d(x, 1)
+    y.add_(1.0)
+    assert x[0, 0, 0, 0].item() == 0.0 and y[0, 0, 0, 0].item() == 1.0
+
+
+def test_max_pool_gradient_on_a_channels_last_input():
+    rng = np.random.default_rng(3)
+    x = rng.permutation(2 * 3 * 6 * 6).astype(np.float64).reshape(2, 6, 6, 3).transpose(0, 3, 1, 2)
+    g = np.asarray(fg.grad(lambda v: fnp.sum(F.max_pool2d(v, 2) ** 2))(fnp.asarray(x)))
+    win = x.reshape(2, 3, 3, 2, 3, 2)
+    m = win.max(axis=(3, 5), keepdims=True)
+    np.testing.assert_array_equal(g, ((win == m) * 2 * m).reshape(x.shape))
