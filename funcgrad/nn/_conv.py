@@ -3,7 +3,8 @@
 Layouts are PyTorch's: inputs ``(N, C, *spatial)`` (a missing batch axis is
 allowed), weights ``(O, C // groups, *kernel)`` (``(C_in, C_out // groups,
 *kernel)`` for transposed convolutions).  A convolution is one im2col copy and
-one matmul (per group); its weight gradient reuses that im2col matrix.
+one matmul (a batch of per-sample products, per group) whose result is the
+NCHW output, C-contiguous; its weight gradient reuses that im2col matrix.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import numpy as np
 from .. import numpy as fnp
 from ..core import Array, Tracer
 from ..primitives.conv import fold, unfold, window_out_sizes
-from ..primitives.dense import dense
 from ..primitives.linalg import matmul
 from ..primitives.pool import max_pool
 from ..primitives.shape import reshape, swap_last_two, transpose
@@ -90,18 +90,18 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, nd, fname):
     out = tuple(unf.shape[2:2 + nd])
     p, kk = math.prod(out), math.prod(kernel)
     sp, kp = tuple(range(2, 2 + nd)), tuple(range(2 + nd, 2 + 2 * nd))
+    # im2col as (N, [groups,] C/groups * K, P): the one copy, reading runs along the input's
+    # rows; then W @ cols per sample is (N, O, P), already C-contiguous NCHW. Its vjps are
+    # W.T @ g, contiguous in the same layout (fold's taps are row slices of it), and g @ cols.T
     if g == 1:
-        cols = reshape(transpose(unf, (0,) + sp + (1,) + kp), (n * p, c * kk))  # the im2col copy
-        y = dense(cols, reshape(weight, (o, c * kk)), bias)  # (N*P, O), bias added in place
-        bias = None
-        y = transpose(reshape(y, (n,) + out + (o,)), (0, nd + 1) + tuple(range(1, nd + 1)))
+        cols = reshape(transpose(unf, (0, 1) + kp + sp), (n, c * kk, p))
+        w = reshape(weight, (o, c * kk))
     else:
         u = reshape(unf, (n, g, cg) + tuple(unf.shape[2:]))
-        perm = (1, 0) + tuple(i + 1 for i in sp) + (2,) + tuple(i + 1 for i in kp)
-        cols = reshape(transpose(u, perm), (g, n * p, cg * kk))
-        y = matmul(cols, swap_last_two(reshape(weight, (g, o // g, cg * kk))))  # (g, N*P, O/g)
-        y = reshape(y, (g, n) + out + (o // g,))
-        y = reshape(transpose(y, (1, 0, nd + 2) + tuple(range(2, nd + 2))), (n, o) + out)
+        cols = reshape(transpose(u, (0, 1, 2) + tuple(i + 1 for i in kp) + tuple(i + 1 for i in sp)),
+                       (n, g, cg * kk, p))
+        w = reshape(weight, (g, o // g, cg * kk))
+    y = reshape(matmul(w, cols), (n, o) + out)
     if bias is not None:
         y = y + reshape(bias, (o,) + (1,) * nd)
     return reshape(y, tuple(y.shape[1:])) if unbatched else y

@@ -51,3 +51,35 @@ def test_max_pool_gradient_on_a_channels_last_input():
     win = x.reshape(2, 3, 3, 2, 3, 2)
     m = win.max(axis=(3, 5), keepdims=True)
     np.testing.assert_array_equal(g, ((win == m) * 2 * m).reshape(x.shape))
+
+
+@pytest.mark.parametrize("groups", [1, 2])
+def test_conv_output_and_weight_gradient_are_c_contiguous(groups):
+    # the convolution's matmul produces NCHW directly: no transposed view for the next layer
+    # (compat makes its results contiguous: a copy it no longer needs) or for the optimizer
+    rng = np.random.default_rng(groups)
+    x = fnp.asarray(rng.standard_normal((3, 4, 7, 6)).astype(np.float32))
+    w = fnp.asarray(rng.standard_normal((6, 4 // groups, 3, 2)).astype(np.float32))
+    b = fnp.asarray(rng.standard_normal(6).astype(np.float32))
+    y = F.conv2d(x, w, b, stride=(1, 2), dilation=(2, 1), groups=groups)
+    assert y.dtype == np.float32 and np.asarray(y).flags.c_contiguous
+    gw, gb = fg.grad(lambda w, b: fnp.sum(F.conv2d(x, w, b, groups=groups) ** 2), (0, 1))(w, b)
+    assert np.asarray(gw).flags.c_contiguous and gw.dtype == np.float32 and gb.shape == (6,)
+
+
+def test_compat_conv_result_is_the_matmul_buffer_and_backward_matches_functional():
+    import funcgrad.compat as torch
+
+    rng = np.random.default_rng(7)
+    xn = rng.standard_normal((2, 3, 8, 8)).astype(np.float32)
+    conv = torch.nn.Conv2d(3, 5, 3, padding=1)
+    x = torch.from_numpy(xn).requires_grad_()
+    y = conv(x)
+    assert y.is_contiguous() and y._base is None and y.grad_fn is not None
+    (y ** 2).sum().backward()
+    w, b = fnp.asarray(conv.weight.detach().numpy()), fnp.asarray(conv.bias.detach().numpy())
+    gx, gw, gb = fg.grad(lambda x, w, b: fnp.sum(F.conv2d(x, w, b, padding=1) ** 2), (0, 1, 2))(
+        fnp.asarray(xn), w, b)
+    np.testing.assert_array_equal(x.grad.numpy(), np.asarray(gx))
+    np.testing.assert_array_equal(conv.weight.grad.numpy(), np.asarray(gw))
+    np.testing.assert_array_equal(conv.bias.grad.numpy(), np.asarray(gb))
