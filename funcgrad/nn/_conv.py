@@ -3,8 +3,10 @@
 Layouts are PyTorch's: inputs ``(N, C, *spatial)`` (a missing batch axis is
 allowed), weights ``(O, C // groups, *kernel)`` (``(C_in, C_out // groups,
 *kernel)`` for transposed convolutions).  A convolution is one im2col copy and
-one matmul (a batch of per-sample products, per group) whose result is the
-NCHW output, C-contiguous; its weight gradient reuses that im2col matrix.
+one product (per group): a batch of per-sample products whose result is the
+C-contiguous NCHW output, or, for layers with more output channels than output
+positions, one product over the stacked positions (see ``_product_nchw``); its
+weight gradient reuses that im2col matrix.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..core import Array, Tracer
 from ..primitives.conv import fold, unfold, window_out_sizes
+from ..primitives.dense import dense
 from ..primitives.linalg import matmul
 from ..primitives.pool import max_pool
 from ..primitives.shape import reshape, swap_last_two, transpose
@@ -87,12 +90,36 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, nd, fname):
         raise ValueError(f"{fname}: the kernel {kernel} (dilation {dilation}) is larger than the input "
                          f"{tuple(x.shape[2:])} padded by {tuple(p[0] for p in pad)}")
     unf = unfold(x, kernel, stride, pad, dilation)  # (N, C, *out, *kernel): a view
+    if o // g <= math.prod(unf.shape[2:2 + nd]):
+        y = _product_nchw(unf, weight, g, nd)
+    else:
+        y, bias = _product_positions_major(unf, weight, bias, g, nd)
+    if bias is not None:
+        y = y + reshape(bias, (o,) + (1,) * nd)
+    return reshape(y, tuple(y.shape[1:])) if unbatched else y
+
+
+# The product of the windows with the weights, (N, O, *out), in one of two layouts. Per sample
+# it is W (O, C*K) @ cols (C*K, P) for P output positions: batching it over the samples gives the
+# NCHW output directly, but its weight gradient, the batch of products g @ cols.T summed over
+# the samples, materialises N*O*C*K numbers, more than the im2col matrix (N*C*K*P) when
+# O > P. So layers with more (per-group) output channels than positions (deep, small feature
+# maps) stack the positions instead: one (N*P, C*K) @ W.T product whose gradients are single
+# BLAS calls, its output a channels-last view (small there: P is small).
+
+def _window_layout(unf, nd):
+    """(N, C, out sizes, P, K, spatial axes, kernel axes) of a (N, C, *out, *kernel) unfold."""
     out = tuple(unf.shape[2:2 + nd])
-    p, kk = math.prod(out), math.prod(kernel)
-    sp, kp = tuple(range(2, 2 + nd)), tuple(range(2 + nd, 2 + 2 * nd))
-    # im2col as (N, [groups,] C/groups * K, P): the one copy, reading runs along the input's
-    # rows; then W @ cols per sample is (N, O, P), already C-contiguous NCHW. Its vjps are
-    # W.T @ g, contiguous in the same layout (fold's taps are row slices of it), and g @ cols.T
+    return (unf.shape[0], unf.shape[1], out, math.prod(out), math.prod(unf.shape[2 + nd:]),
+            tuple(range(2, 2 + nd)), tuple(range(2 + nd, 2 + 2 * nd)))
+
+
+def _product_nchw(unf, weight, g, nd):
+    """im2col as (N, [groups,] C/groups * K, P), kernel taps before positions (the one copy,
+    reading runs along the input's rows); W @ cols is then C-contiguous NCHW, and so is its
+    input cotangent W.T @ g (fold's kernel taps are runs of it)."""
+    n, c, out, p, kk, sp, kp = _window_layout(unf, nd)
+    o, cg = weight.shape[:2]
     if g == 1:
         cols = reshape(transpose(unf, (0, 1) + kp + sp), (n, c * kk, p))
         w = reshape(weight, (o, c * kk))
@@ -101,10 +128,23 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, nd, fname):
         cols = reshape(transpose(u, (0, 1, 2) + tuple(i + 1 for i in kp) + tuple(i + 1 for i in sp)),
                        (n, g, cg * kk, p))
         w = reshape(weight, (g, o // g, cg * kk))
-    y = reshape(matmul(w, cols), (n, o) + out)
-    if bias is not None:
-        y = y + reshape(bias, (o,) + (1,) * nd)
-    return reshape(y, tuple(y.shape[1:])) if unbatched else y
+    return reshape(matmul(w, cols), (n, o) + out)
+
+
+def _product_positions_major(unf, weight, bias, g, nd):
+    """im2col as ([groups,] N*P, C/groups * K) @ W.T; returns (y, the bias still to add)."""
+    n, c, out, p, kk, sp, kp = _window_layout(unf, nd)
+    o, cg = weight.shape[:2]
+    if g == 1:
+        cols = reshape(transpose(unf, (0,) + sp + (1,) + kp), (n * p, c * kk))
+        y = dense(cols, reshape(weight, (o, c * kk)), bias)  # (N*P, O), bias added in place
+        return transpose(reshape(y, (n,) + out + (o,)), (0, nd + 1) + tuple(range(1, nd + 1))), None
+    u = reshape(unf, (n, g, cg) + tuple(unf.shape[2:]))
+    perm = (1, 0) + tuple(i + 1 for i in sp) + (2,) + tuple(i + 1 for i in kp)
+    cols = reshape(transpose(u, perm), (g, n * p, cg * kk))
+    y = matmul(cols, swap_last_two(reshape(weight, (g, o // g, cg * kk))))  # (g, N*P, O/g)
+    y = reshape(y, (g, n) + out + (o // g,))
+    return reshape(transpose(y, (1, 0, nd + 2) + tuple(range(2, nd + 2))), (n, o) + out), bias
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):

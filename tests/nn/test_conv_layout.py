@@ -6,6 +6,9 @@ import pytest
 import funcgrad as fg
 import funcgrad.nn.functional as F
 import funcgrad.numpy as fnp
+from funcgrad.testing import check_grads
+
+from .test_functional import ref_conv2d
 
 
 def ref_max_pool2d(x, k, s, p, d):
@@ -67,19 +70,41 @@ def test_conv_output_and_weight_gradient_are_c_contiguous(groups):
     assert np.asarray(gw).flags.c_contiguous and gw.dtype == np.float32 and gb.shape == (6,)
 
 
-def test_compat_conv_result_is_the_matmul_buffer_and_backward_matches_functional():
+# (out channels, groups, input size s): a 2x2 kernel with padding 1 over (s, s + 1) gives
+# P = (s + 1) * (s + 2) output positions. Per-group out channels <= P take the batched NCHW
+# product, more out channels than positions the stacked-positions product; both occur here
+BRANCHES = [(4, 1, 6), (4, 2, 6), (6, 1, 1), (12, 1, 1), (18, 3, 1), (21, 3, 1), (5, 1, 4)]
+assert {o // g <= (s + 1) * (s + 2) for o, g, s in BRANCHES} == {True, False}
+
+
+@pytest.mark.parametrize("o,g,size", BRANCHES)
+def test_both_conv_products_equal_the_definition_with_gradients(o, g, size):
+    rng = np.random.default_rng(o * 10 + g)
+    x, w, b = rng.standard_normal((2, 6, size, size + 1)), rng.standard_normal((o, 6 // g, 2, 2)), \
+        rng.standard_normal(o)
+    y = F.conv2d(fnp.asarray(x), fnp.asarray(w), fnp.asarray(b), 1, 1, 1, g)
+    np.testing.assert_allclose(np.asarray(y), ref_conv2d(x, w, b, 1, 1, 1, g), rtol=1e-10, atol=1e-10)
+    check_grads(lambda x, w, b: F.conv2d(x, w, b, 1, 1, 1, g), tuple(map(fnp.asarray, (x, w, b))), order=2)
+    y32 = F.conv2d(*(fnp.asarray(a.astype(np.float32)) for a in (x, w, b)), 1, 1, 1, g)
+    assert y32.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(y32), np.asarray(y), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("o,size", [(5, 8), (12, 1)])
+def test_compat_conv_is_contiguous_and_backward_matches_functional_bitwise(o, size):
     import funcgrad.compat as torch
 
     rng = np.random.default_rng(7)
-    xn = rng.standard_normal((2, 3, 8, 8)).astype(np.float32)
-    conv = torch.nn.Conv2d(3, 5, 3, padding=1)
+    xn = rng.standard_normal((2, 3, size, size)).astype(np.float32)
+    conv = torch.nn.Conv2d(3, o, 3, padding=1)
     x = torch.from_numpy(xn).requires_grad_()
     y = conv(x)
-    assert y.is_contiguous() and y._base is None and y.grad_fn is not None
+    assert y.is_contiguous() and y.grad_fn is not None
     (y ** 2).sum().backward()
     w, b = fnp.asarray(conv.weight.detach().numpy()), fnp.asarray(conv.bias.detach().numpy())
     gx, gw, gb = fg.grad(lambda x, w, b: fnp.sum(F.conv2d(x, w, b, padding=1) ** 2), (0, 1, 2))(
         fnp.asarray(xn), w, b)
+    np.testing.assert_array_equal(y.detach().numpy(), np.asarray(F.conv2d(fnp.asarray(xn), w, b, padding=1)))
     np.testing.assert_array_equal(x.grad.numpy(), np.asarray(gx))
     np.testing.assert_array_equal(conv.weight.grad.numpy(), np.asarray(gw))
     np.testing.assert_array_equal(conv.bias.grad.numpy(), np.asarray(gb))
