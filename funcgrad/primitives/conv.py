@@ -1,9 +1,9 @@
 """Sliding windows: ``unfold`` (im2col) and its transpose ``fold`` (col2im).
 
 Convolutions and pooling are built on these two primitives (see
-``funcgrad.nn.functional``): a convolution is ``unfold`` then one matmul per
-layer (the same BLAS call a hand-written numpy im2col makes), a pooling is a
-reduction over the window axes.  Reverse mode then saves exactly what a
+``funcgrad.nn.functional``): a convolution is ``unfold``, one im2col copy and
+one matmul per layer (``funcgrad/nn/_conv.py`` picks the copy's layout), a
+pooling is a reduction over the window axes.  Reverse mode then saves exactly what a
 hand-written backward keeps (the im2col matrix for the weight gradient), and
 the rules compose to any order.
 

@@ -1,7 +1,8 @@
 """Max pooling: the maximum over each sliding window, with PyTorch's gradient rule.
 
 ``max_pool(x)`` is ``unfold(x, pad_value=-inf)`` reduced by max over the window
-axes, computed in one pass over a strided view.  Its derivative routes each
+axes, computed as the running maximum of the kernel taps (strided slices of the
+window view, whatever the input's memory layout).  Its derivative routes each
 window's (co)tangent to one element, the window's first maximum (as PyTorch's
 max_pool backward does), instead of splitting it among ties like
 ``reduce_max``: after a ReLU, windows of equal zeros are common, and PyTorch
