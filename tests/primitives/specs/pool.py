@@ -4,8 +4,10 @@ import hypothesis.strategies as st
 import numpy as np
 
 import funcgrad.nn.functional as F
+from funcgrad.primitives.pool import window_first_max
 
 from ..spec import Spec, floats_of
+from .conv import _geometry
 
 
 @st.composite
@@ -32,7 +34,20 @@ def _avg(x, count_include_pad, **kw):
     return F.avg_pool2d(x, count_include_pad=count_include_pad, **kw)
 
 
+@st.composite
+def _first_max_args(draw):
+    # few distinct values (ties in most windows), sometimes a NaN; -inf padding may fill a window
+    nd = draw(st.integers(1, 2))
+    kernel, stride, padding, dilation, spatial = draw(_geometry(nd))
+    shape = (draw(st.integers(0, 2)), draw(st.integers(1, 2))) + spatial
+    values = [-1.0, 0.0, 1.0] + ([np.nan] if draw(st.booleans()) else [])
+    x = np.asarray(draw(st.lists(st.sampled_from(values), min_size=int(np.prod(shape)),
+                                 max_size=int(np.prod(shape)))), dtype=np.float64).reshape(shape)
+    return (x,), dict(kernel=kernel, stride=stride, padding=padding, dilation=dilation)
+
+
 SPECS = [
+    Spec("window_first_max", ("window_first_max",), window_first_max, _first_max_args(), differentiable=False),
     Spec("max_pool2d", ("max_pool",), F.max_pool2d, _pool_args(True)),
     Spec("max_pool1d", ("max_pool",), F.max_pool1d, _pool_args(True, nd=1)),
     Spec("max_pool2d_dilated", ("max_pool",), _max_pool_dilated,
