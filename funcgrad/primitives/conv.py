@@ -3,9 +3,9 @@
 Convolutions and pooling are built on these two primitives (see
 ``funcgrad.nn.functional``): a convolution is ``unfold``, one im2col copy and
 one matmul per layer (``funcgrad/nn/_conv.py`` picks the copy's layout), a
-pooling is a reduction over the window axes.  Reverse mode then saves exactly what a
-hand-written backward keeps (the im2col matrix for the weight gradient), and
-the rules compose to any order.
+pooling is a reduction over the window axes.  Reverse mode then saves exactly
+what a hand-written backward keeps (the im2col matrix for the weight
+gradient), and the rules compose to any order.
 
 Layout: ``x`` is ``(N, C, *spatial)``; ``unfold(x)`` is ``(N, C, *out, *kernel)``
 with ``unf[n, c, o.., k..] = xpad[n, c, o*stride + k*dilation ..]``, where

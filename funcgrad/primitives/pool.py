@@ -62,6 +62,7 @@ def _first_max_impl(x, kernel, stride, padding, dilation):
     # tap by tap against the window maximum: a few elementwise passes over the output where
     # argmax needs the windows copied out first (its one axis)
     xp = XP_OF_TYPE.get(type(x), np)
+    _first_max_abstract(x, kernel, stride, padding, dilation)  # dtype and geometry errors
     unf = _unfold_impl(x, kernel, stride, padding, dilation, -np.inf)
     taps = _taps(kernel)
     m = _tap_max(xp, unf, taps)
@@ -81,7 +82,9 @@ def _first_max_impl(x, kernel, stride, padding, dilation):
 
 
 def _first_max_abstract(x, kernel, stride, padding, dilation):
-    out = _check(x.shape, kernel, stride, padding, dilation, "max_pool")
+    if x.dtype.kind != "f":
+        raise TypeError(f"window_first_max: expected a floating-point input, got {x.dtype}")
+    out = _check(x.shape, kernel, stride, padding, dilation, "window_first_max")
     return ShapedArray(tuple(x.shape[:2]) + out + tuple(kernel), np.dtype(bool))
 
 

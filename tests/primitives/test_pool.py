@@ -42,3 +42,10 @@ def test_max_pool_gradient_goes_to_the_first_nan_and_empty_batches_work():
     assert window_first_max(empty, (2, 2), (2, 2), ((0, 0), (0, 0)), (1, 1)).shape == (0, 2, 2, 2, 2, 2)
     g = fg.grad(lambda v: fnp.sum(max_pool(v, (2, 2), (2, 2), ((0, 0), (0, 0)), (1, 1))))(empty)
     assert g.shape == (0, 2, 4, 4)
+
+
+def test_window_first_max_errors_name_the_primitive():
+    with pytest.raises(TypeError, match="window_first_max: expected a floating-point input, got int64"):
+        window_first_max(fnp.ones((1, 1, 2, 2), dtype=np.int64), (2, 2), (1, 1), ((0, 0), (0, 0)), (1, 1))
+    with pytest.raises(ValueError, match="window_first_max: the window"):
+        window_first_max(fnp.ones((1, 1, 2, 2)), (3, 3), (1, 1), ((0, 0), (0, 0)), (1, 1))
