@@ -5,7 +5,8 @@
 - MLP 784-512-512-10 (batch 128), cross entropy.
 
 The reference is a hand-written numpy step (im2col via stride tricks for the
-convolutions, the same BLAS calls); budgets: MLP <= 1.15x, LeNet <= 1.3x.
+convolutions, one BLAS product per layer and gradient); budgets: MLP <= 1.15x,
+LeNet <= 1.3x.
 Before timing, the funcgrad step is checked against the reference (same loss,
 same updated parameters).  On a shared machine, run with
 ``OPENBLAS_NUM_THREADS=1`` (both sides use the same BLAS): multithreaded BLAS
