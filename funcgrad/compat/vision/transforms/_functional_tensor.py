@@ -49,8 +49,9 @@ def vflip(img):
     return img.flip(-2)
 
 
-def _index(n):
-    return creation.from_numpy(np.asarray(n, dtype=np.int64))
+def _index(n, like):
+    """Host indices (or weights) as a tensor on ``like``'s device."""
+    return creation.tensor(np.asarray(n), device=like.device)
 
 
 def pad(img, padding, fill=0, padding_mode="constant"):
@@ -70,7 +71,7 @@ def pad(img, padding, fill=0, padding_mode="constant"):
     mode = {"edge": "edge", "reflect": "reflect", "symmetric": "symmetric"}[padding_mode]
     rows = np.pad(np.arange(img.shape[-2]), (top, bottom), mode)
     cols = np.pad(np.arange(img.shape[-1]), (left, right), mode)
-    return img.index_select(-2, _index(rows)).index_select(-1, _index(cols))
+    return img.index_select(-2, _index(rows, img)).index_select(-1, _index(cols, img))
 
 
 def crop(img, top, left, height, width):
@@ -145,7 +146,7 @@ def _resample(img, axis, n_out, interpolation, antialias):
     if n_in == n_out:
         return img
     if interpolation in ("nearest", "nearest-exact"):
-        return img.index_select(axis, _index(_nearest_index(n_in, n_out, interpolation == "nearest-exact")))
+        return img.index_select(axis, _index(_nearest_index(n_in, n_out, interpolation == "nearest-exact"), img))
     if antialias:
         kernel, support = (_triangle, 1.0) if interpolation == "bilinear" else (lambda x: _cubic(x, -0.5), 2.0)
         idx, w = _antialiased_taps(n_in, n_out, kernel, support)
@@ -155,8 +156,8 @@ def _resample(img, axis, n_out, interpolation, antialias):
     shape[axis] = n_out
     out = None
     for k in range(idx.shape[1]):
-        weight = creation.from_numpy(np.ascontiguousarray(w[:, k]).astype(img._value.dtype).reshape(shape))
-        term = img.index_select(axis, _index(idx[:, k])) * weight
+        weight = _index(w[:, k].astype(img.dtype.dtype).reshape(shape), img)
+        term = img.index_select(axis, _index(idx[:, k], img)) * weight
         out = term if out is None else out + term
     return out
 

@@ -16,14 +16,17 @@ from PIL import Image
 
 from ... import creation, dtypes
 from ...tensor import Tensor
+from . import _functional_geometry as _geometry
 from . import _functional_pil as F_pil
 from . import _functional_tensor as F_t
+from ._functional_color import adjust_brightness, adjust_contrast, adjust_hue, adjust_saturation  # noqa: F401
 from ._functional_tensor import convert_image_dtype, normalize  # noqa: F401
 
 __all__ = [
     "InterpolationMode", "to_tensor", "pil_to_tensor", "to_pil_image", "normalize", "resize", "crop", "center_crop",
     "resized_crop", "pad", "hflip", "vflip", "rgb_to_grayscale", "to_grayscale", "convert_image_dtype",
-    "get_dimensions", "get_image_size", "get_image_num_channels",
+    "get_dimensions", "get_image_size", "get_image_num_channels", "adjust_brightness", "adjust_contrast",
+    "adjust_saturation", "adjust_hue", "rotate", "affine", "erase",
 ]
 
 
@@ -267,3 +270,26 @@ def rgb_to_grayscale(img, num_output_channels=1):
     if F_pil.is_pil_image(img):
         return F_pil.to_grayscale(img, num_output_channels)
     return F_t.rgb_to_grayscale(img, num_output_channels)
+
+
+def rotate(img, angle, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=None):
+    """Counter-clockwise by ``angle`` degrees about ``center`` (pixels; default the centre); ``expand``
+    enlarges the output to hold the whole image; ``fill`` the area that came from outside."""
+    _check_image(img)
+    return _geometry.rotate(img, angle, interpolation_mode(interpolation), expand, center, fill)
+
+
+def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.NEAREST, fill=None, center=None):
+    """Rotation (degrees), translation (pixels), scale and shear (degrees) about ``center``."""
+    _check_image(img)
+    return _geometry.affine(img, angle, translate, scale, shear, interpolation_mode(interpolation), fill, center)
+
+
+def erase(img, i, j, h, w, v, inplace=False):
+    """Tensor image with the ``h x w`` window at (i, j) set to ``v``."""
+    if not isinstance(img, Tensor):
+        raise TypeError(f"img should be Tensor Image. Got {type(img)}")
+    if not inplace:
+        img = img.clone()
+    img[..., i:i + h, j:j + w] = v
+    return img
