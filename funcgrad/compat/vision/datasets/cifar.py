@@ -12,12 +12,12 @@ from PIL import Image
 
 from ....datasets._errors import DatasetError
 from ....datasets.cifar import CIFAR10_CLASSES, read_cifar_batch, read_cifar_meta
-from .vision import VisionDataset, dataset_not_found
+from .vision import SplitDataset, dataset_not_found
 
 __all__ = ["CIFAR10", "CIFAR100"]
 
 
-class CIFAR10(VisionDataset):
+class CIFAR10(SplitDataset):
     """32 x 32 colour images of 10 classes: ``data`` (numpy uint8 N x 32 x 32 x 3), ``targets`` (list of int).
 
     ``root/cifar-10-batches-py/`` (what ``cifar-10-python.tar.gz`` extracts to) must hold
@@ -95,19 +95,8 @@ class CIFAR10(VisionDataset):
         if not self._check_integrity():
             self._extract_archive()
 
-    def __getitem__(self, index):
-        img, target = Image.fromarray(self.data[index]), self.targets[index]
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return img, target
-
-    def __len__(self):
-        return len(self.data)
-
-    def extra_repr(self):
-        return f"Split: {'Train' if self.train is True else 'Test'}"
+    def _sample(self, index):
+        return Image.fromarray(self.data[index]), self.targets[index]
 
 
 CIFAR100_CLASSES = tuple(

@@ -33,11 +33,7 @@ class FakeData(VisionDataset):
             target = creation.randint(0, self.num_classes, size=(1,), dtype=dtypes.int64)[0]
         finally:
             creation.set_rng_state(state)
-        img = transforms.ToPILImage()(img)
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transformed(transforms.ToPILImage()(img), target)
         return img, target.item()
 
     def __len__(self):

@@ -13,12 +13,12 @@ from PIL import Image
 
 from ....datasets.mnist import read_idx
 from ... import creation
-from .vision import VisionDataset, dataset_not_found
+from .vision import SplitDataset, dataset_not_found
 
 __all__ = ["MNIST", "FashionMNIST", "KMNIST"]
 
 
-class MNIST(VisionDataset):
+class MNIST(SplitDataset):
     """Handwritten digits: ``data`` (uint8 Tensor N x 28 x 28), ``targets`` (int64 Tensor N).
 
     ``root/MNIST/raw/`` must hold ``train-images-idx3-ubyte`` and ``train-labels-idx1-ubyte``
@@ -89,20 +89,8 @@ class MNIST(VisionDataset):
         return (f"download the .gz files from {' or '.join(self.mirrors)} into that folder "
                 "(gunzipping them is optional)")
 
-    def __getitem__(self, index):
-        img, target = self.data[index], int(self.targets[index])
-        img = Image.fromarray(img.numpy())  # mode "L"
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return img, target
-
-    def __len__(self):
-        return len(self.data)
-
-    def extra_repr(self):
-        return f"Split: {'Train' if self.train is True else 'Test'}"
+    def _sample(self, index):
+        return Image.fromarray(self.data[index].numpy()), int(self.targets[index])  # mode "L"
 
     def _renamed(self, old, new):
         warnings.warn(f"{old} has been renamed {new}", stacklevel=3)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 from collections.abc import Sequence
 
 from ... import creation
@@ -14,12 +13,9 @@ from ...nn.module import Module
 from ...tensor import Tensor
 from . import functional as F
 from .functional import InterpolationMode, interpolation_mode
+from .transforms import _area_and_aspect, _check_scale_ratio, _rand, _randint, _uniform
 
 __all__ = ["ColorJitter", "RandomRotation", "RandomAffine", "RandomErasing"]
-
-
-def _uniform(low, high):
-    return float(creation.empty(1).uniform_(float(low), float(high)).item())
 
 
 def _check_sequence(x, name, req_sizes):
@@ -193,12 +189,7 @@ class RandomErasing(Module):
             raise TypeError("Argument value should be either a number or str or a sequence")
         if isinstance(value, str) and value != "random":
             raise ValueError("If value is str, it should be 'random'")
-        if not isinstance(scale, Sequence):
-            raise TypeError("Scale should be a sequence")
-        if not isinstance(ratio, Sequence):
-            raise TypeError("Ratio should be a sequence")
-        if scale[0] > scale[1] or ratio[0] > ratio[1]:
-            warnings.warn("Scale and ratio should be of kind (min, max)", stacklevel=2)
+        _check_scale_ratio(scale, ratio)
         if scale[0] < 0 or scale[1] > 1:
             raise ValueError("Scale should be between 0 and 1")
         if p < 0 or p > 1:
@@ -212,8 +203,7 @@ class RandomErasing(Module):
         area = img_h * img_w
         log_ratio = (math.log(ratio[0]), math.log(ratio[1]))
         for _ in range(10):
-            erase_area = area * _uniform(scale[0], scale[1])
-            aspect_ratio = math.exp(_uniform(log_ratio[0], log_ratio[1]))
+            erase_area, aspect_ratio = _area_and_aspect(area, scale, log_ratio)
             h = int(round(math.sqrt(erase_area * aspect_ratio)))
             w = int(round(math.sqrt(erase_area / aspect_ratio)))
             if not (h < img_h and w < img_w):
@@ -222,13 +212,11 @@ class RandomErasing(Module):
                 v = creation.empty(img_c, h, w).normal_()
             else:
                 v = creation.tensor(value)[:, None, None]
-            i = int(creation.randint(0, img_h - h + 1, size=(1,)).item())
-            j = int(creation.randint(0, img_w - w + 1, size=(1,)).item())
-            return i, j, h, w, v
+            return _randint(0, img_h - h + 1), _randint(0, img_w - w + 1), h, w, v
         return 0, 0, img_h, img_w, img
 
     def forward(self, img):
-        if float(creation.rand(1).item()) < self.p:
+        if _rand() < self.p:
             if isinstance(self.value, (int, float)):
                 value = [float(self.value)]
             elif isinstance(self.value, str):
