@@ -51,7 +51,7 @@ def no_network(monkeypatch):
 @pytest.mark.parametrize("gz", [False, True])
 def test_mnist_reads_idx_files(tmp_path, gz, no_network):
     images, labels = write_mnist(tmp_path, gz=gz)
-    timages, tlabels = write_mnist(tmp_path, split="test", n=3, gz=gz, seed=1)
+    timages, _ = write_mnist(tmp_path, split="test", n=3, gz=gz, seed=1)
     ds = datasets.MNIST(str(tmp_path), train=True, download=True)
     assert len(ds) == 5 and ds.train and ds.data.dtype == torch.uint8 and tuple(ds.data.shape) == (5, 28, 28)
     np.testing.assert_array_equal(ds.data.numpy(), images)
@@ -144,7 +144,7 @@ def test_cifar10_reads_python_batches(tmp_path, no_network):
     assert isinstance(img, Image.Image) and img.mode == "RGB" and target == expected[3]
     np.testing.assert_array_equal(np.asarray(img), raw[3].reshape(3, 32, 32).transpose(1, 2, 0))
     test = datasets.CIFAR10(tmp_path, train=False, transform=T.ToTensor())
-    x, y = test[1]
+    x, _ = test[1]
     np.testing.assert_allclose(x.numpy(), batches["test_batch"]["data"][1].reshape(3, 32, 32) / np.float32(255))
     xb, yb = next(iter(DataLoader(test, batch_size=2)))
     assert tuple(xb.shape) == (2, 3, 32, 32) and yb.tolist() == batches["test_batch"]["labels"]
