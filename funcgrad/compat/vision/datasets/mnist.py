@@ -13,9 +13,15 @@ from PIL import Image
 
 from ....datasets.mnist import read_idx
 from ... import creation
+from ...tensor import Tensor
 from .vision import SplitDataset, dataset_not_found
 
 __all__ = ["MNIST", "FashionMNIST", "KMNIST"]
+
+
+def _host(data):
+    """A tensor's numpy view (indexing it is much cheaper than indexing the tensor); lists as they are."""
+    return data.numpy() if isinstance(data, Tensor) else data
 
 
 class MNIST(SplitDataset):
@@ -90,7 +96,7 @@ class MNIST(SplitDataset):
                 "(gunzipping them is optional)")
 
     def _sample(self, index):
-        return Image.fromarray(self.data[index].numpy()), int(self.targets[index])  # mode "L"
+        return Image.fromarray(_host(self.data)[index]), int(_host(self.targets)[index])  # mode "L"
 
     def _renamed(self, old, new):
         warnings.warn(f"{old} has been renamed {new}", stacklevel=3)

@@ -240,23 +240,31 @@ def normalize(tensor, mean, std, inplace=False):
     if tensor.dim() < 3:
         raise ValueError("Expected tensor to be a tensor image of size (..., C, H, W). Got tensor.size() = "
                          f"{tensor.size()}")
-    mean_t = creation.as_tensor(mean, dtype=tensor.dtype, device=tensor.device)
-    std_t = creation.as_tensor(std, dtype=tensor.dtype, device=tensor.device)
-    channels = tensor.shape[-3]
-    for name, v in (("mean", mean_t), ("std", std_t)):
-        if v.dim() > 1 or (v.dim() == 1 and v.shape[0] not in (1, channels)):
-            raise RuntimeError(f"Normalize: {name} has {v.shape[0] if v.dim() == 1 else tuple(v.shape)} values but "
-                               f"the image has {channels} channels (shape {tuple(tensor.shape)}); give one value "
-                               f"per channel (or a single value for all)")
-    if bool((std_t == 0).any()):
-        raise ValueError(f"std evaluated to zero after conversion to {tensor.dtype}, leading to division by zero.")
-    if mean_t.dim() == 1:
-        mean_t = mean_t.view(-1, 1, 1)
-    if std_t.dim() == 1:
-        std_t = std_t.view(-1, 1, 1)
+    mean_t = _per_channel(mean, "mean", tensor)
+    std_t = _per_channel(std, "std", tensor)
     if not inplace:
         return (tensor - mean_t) / std_t
     return tensor.sub_(mean_t).div_(std_t)
+
+
+def _per_channel(v, name, tensor):
+    """``mean`` / ``std`` as a tensor of ``tensor``'s dtype and device, shaped (C, 1, 1) when 1-d; checked on
+    the host (one value or one per channel; no zero std)."""
+    if isinstance(v, Tensor):
+        v = v.to(dtype=tensor.dtype, device=tensor.device)
+        host = v.detach().cpu().numpy()
+    else:
+        host = np.asarray(v, dtype=tensor.dtype.dtype)
+    channels = tensor.shape[-3]
+    if host.ndim > 1 or (host.ndim == 1 and host.shape[0] not in (1, channels)):
+        raise RuntimeError(f"Normalize: {name} has {host.shape[0] if host.ndim == 1 else host.shape} values but the "
+                           f"image has {channels} channels (shape {tuple(tensor.shape)}); give one value per channel "
+                           "(or a single value for all)")
+    if name == "std" and (host == 0).any():
+        raise ValueError(f"std evaluated to zero after conversion to {tensor.dtype}, leading to division by zero.")
+    if isinstance(v, Tensor):
+        return v.view(-1, 1, 1) if v.dim() == 1 else v
+    return creation.as_tensor(host.reshape(-1, 1, 1) if host.ndim == 1 else host, device=tensor.device)
 
 
 def resized_output_size(image_hw, size, max_size=None):
