@@ -79,6 +79,10 @@ def test_mnist_transforms_and_dataloader(tmp_path):
     assert "Transform: Compose(" in repr(ds) and "Target transform: " in repr(ds)
     with pytest.warns(UserWarning, match="train_labels has been renamed targets"):
         assert ds.train_labels is ds.targets
+    ds.data, ds.targets = ds.data[3:], [7, 8]  # scripts subset or relabel the data in place
+    assert len(ds) == 2 and ds[1][1] == 108
+    np.testing.assert_allclose(ds[0][0].numpy()[0], (images[3] / np.float32(255) - 0.1307) / 0.3081, rtol=1e-5,
+                               atol=1e-6)
 
 
 def test_fashion_and_kmnist_use_their_own_folders(tmp_path):

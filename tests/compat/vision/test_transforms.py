@@ -81,6 +81,9 @@ def test_normalize_values_inplace_and_errors():
     w = torch.rand(3, 2, 2, requires_grad=True)
     T.Normalize(mean, std)(w).sum().backward()  # differentiable, as torchvision's
     np.testing.assert_allclose(w.grad.numpy(), np.broadcast_to(1 / np.float32(std)[:, None, None], (3, 2, 2)))
+    m = torch.tensor([0.1, 0.2, 0.3], requires_grad=True)  # tensor statistics: differentiable too
+    TF.normalize(x, m, torch.tensor(std)).sum().backward()
+    np.testing.assert_allclose(m.grad.numpy(), -2 * 4 * 5 / np.float32(std), rtol=1e-6)
     assert repr(T.Normalize((0.5,), (0.5,))) == "Normalize(mean=(0.5,), std=(0.5,))"
 
 
