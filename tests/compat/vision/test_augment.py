@@ -157,3 +157,57 @@ def test_random_erasing():
         T.RandomErasing(p=1.0, value=(1, 2))(x)
     with pytest.raises(TypeError, match="img should be Tensor Image"):
         TF.erase(Image.fromarray(rgb()), 0, 0, 1, 1, 0)
+
+
+def blur_reference(a, kx, ky, sx, sy):
+    """Direct 2-d correlation with the outer-product kernel over a reflect-padded image."""
+    def k1(k, s):
+        x = np.linspace(-(k - 1) / 2, (k - 1) / 2, k)
+        p = np.exp(-0.5 * (x / s) ** 2)
+        return p / p.sum()
+
+    kernel = np.outer(k1(ky, sy), k1(kx, sx))
+    padded = np.pad(a.astype(np.float64), ((0, 0), (ky // 2, ky // 2), (kx // 2, kx // 2)), "reflect")
+    out = np.zeros(a.shape)
+    for i in range(ky):
+        for j in range(kx):
+            out += kernel[i, j] * padded[:, i:i + a.shape[1], j:j + a.shape[2]]
+    return out
+
+
+def test_gaussian_blur_matches_a_direct_convolution():
+    a = np.random.default_rng(4).random((2, 9, 11)).astype(np.float32)
+    out = TF.gaussian_blur(torch.from_numpy(a), [5, 3], [1.5, 0.6])
+    np.testing.assert_allclose(out.numpy(), blur_reference(a, 5, 3, 1.5, 0.6), atol=1e-6)
+    default = TF.gaussian_blur(torch.from_numpy(a), 3)  # sigma = 0.15 * 3 + 0.35
+    np.testing.assert_allclose(default.numpy(), blur_reference(a, 3, 3, 0.8, 0.8), atol=1e-6)
+    u8 = rgb(8, 9)
+    pil = np.asarray(TF.gaussian_blur(Image.fromarray(u8), 3, 1.0))  # through a uint8 tensor, rounded
+    ref = np.round(blur_reference(u8.transpose(2, 0, 1), 3, 3, 1.0, 1.0)).astype(np.uint8).transpose(1, 2, 0)
+    assert np.abs(pil.astype(int) - ref).max() <= 1 and (pil == ref).mean() > 0.95
+    x = torch.rand(1, 6, 6, requires_grad=True)
+    TF.gaussian_blur(x, 3, 1.0).sum().backward()
+    assert x.grad is not None and abs(float(x.grad.sum()) - 36) < 1e-4
+    with pytest.raises(ValueError, match="odd and positive"):
+        TF.gaussian_blur(x, 4)
+    torch.manual_seed(0)
+    blurred = T.GaussianBlur(3, sigma=(0.5, 1.5))(torch.from_numpy(a))
+    assert tuple(blurred.shape) == a.shape
+    assert repr(T.GaussianBlur(3)) == "GaussianBlur(kernel_size=(3, 3), sigma=(0.1, 2.0))"
+
+
+def test_five_and_ten_crop_and_random_grayscale():
+    a = rgb(7, 9)
+    crops = [np.asarray(c) for c in T.FiveCrop((3, 4))(Image.fromarray(a))]
+    expected = [a[:3, :4], a[:3, 5:], a[4:, :4], a[4:, 5:], a[2:5, 2:6]]
+    assert all(np.array_equal(c, e) for c, e in zip(crops, expected))
+    ten = T.TenCrop((3, 4))(chw(a))
+    flipped = a[:, ::-1]
+    assert len(ten) == 10 and np.array_equal(ten[5].numpy(), flipped[:3, :4].transpose(2, 0, 1))
+    assert np.array_equal(T.TenCrop(3, vertical_flip=True)(chw(a))[5].numpy(), a[::-1][:3, :3].transpose(2, 0, 1))
+    with pytest.raises(ValueError, match="bigger than input size"):
+        TF.five_crop(chw(a), 8)
+    g = T.RandomGrayscale(p=1.0)(Image.fromarray(a))
+    assert g.mode == "RGB" and np.array_equal(np.asarray(g)[:, :, 0], np.asarray(Image.fromarray(a).convert("L")))
+    t = chw(a)
+    assert T.RandomGrayscale(p=0.0)(t) is t

@@ -1,4 +1,5 @@
-"""Photometric and geometric augmentations: ColorJitter, RandomRotation, RandomAffine, RandomErasing.
+"""Photometric and geometric augmentations: ColorJitter, RandomRotation, RandomAffine, RandomErasing,
+RandomGrayscale, GaussianBlur, FiveCrop, TenCrop.
 
 As torchvision: compat ``nn.Module``s drawing from funcgrad.compat's global generator."""
 
@@ -13,9 +14,10 @@ from ...nn.module import Module
 from ...tensor import Tensor
 from . import functional as F
 from .functional import InterpolationMode, interpolation_mode
-from .transforms import _area_and_aspect, _check_scale_ratio, _rand, _randint, _uniform
+from .transforms import _area_and_aspect, _check_scale_ratio, _rand, _randint, _setup_size, _uniform
 
-__all__ = ["ColorJitter", "RandomRotation", "RandomAffine", "RandomErasing"]
+__all__ = ["ColorJitter", "RandomRotation", "RandomAffine", "RandomErasing", "RandomGrayscale", "GaussianBlur",
+           "FiveCrop", "TenCrop"]
 
 
 def _check_sequence(x, name, req_sizes):
@@ -233,3 +235,77 @@ class RandomErasing(Module):
     def __repr__(self):
         return (f"{self.__class__.__name__}(p={self.p}, scale={self.scale}, ratio={self.ratio}, value={self.value}, "
                 f"inplace={self.inplace})")
+
+
+class RandomGrayscale(Module):
+    """With probability ``p``, grey with as many channels as the input."""
+
+    def __init__(self, p=0.1):
+        super().__init__()
+        self.p = p
+
+    def forward(self, img):
+        channels = F.get_dimensions(img)[0]
+        return F.rgb_to_grayscale(img, num_output_channels=channels) if _rand() < self.p else img
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}(p={self.p})"
+
+
+class GaussianBlur(Module):
+    """Blur with an odd ``kernel_size`` and a sigma drawn uniformly from ``sigma`` (min, max)."""
+
+    def __init__(self, kernel_size, sigma=(0.1, 2.0)):
+        super().__init__()
+        self.kernel_size = _setup_size(kernel_size, "Kernel size should be a tuple/list of two integers")
+        if any(ks <= 0 or ks % 2 == 0 for ks in self.kernel_size):
+            raise ValueError("Kernel size value should be an odd and positive number.")
+        if isinstance(sigma, numbers.Number):
+            if sigma <= 0:
+                raise ValueError("If sigma is a single number, it must be positive.")
+            sigma = (sigma, sigma)
+        elif isinstance(sigma, Sequence) and len(sigma) == 2:
+            if not 0.0 < sigma[0] <= sigma[1]:
+                raise ValueError("sigma values should be positive and of the form (min, max).")
+        else:
+            raise ValueError("sigma should be a single number or a list/tuple with length 2.")
+        self.sigma = sigma
+
+    @staticmethod
+    def get_params(sigma_min, sigma_max):
+        return _uniform(sigma_min, sigma_max)
+
+    def forward(self, img):
+        sigma = self.get_params(self.sigma[0], self.sigma[1])
+        return F.gaussian_blur(img, self.kernel_size, [sigma, sigma])
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}(kernel_size={self.kernel_size}, sigma={self.sigma})"
+
+
+class FiveCrop(Module):
+    """The four corners and the centre: a tuple of 5 images (stack them in a ``Lambda``)."""
+
+    def __init__(self, size):
+        super().__init__()
+        self.size = _setup_size(size)
+
+    def forward(self, img):
+        return F.five_crop(img, self.size)
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}(size={self.size})"
+
+
+class TenCrop(FiveCrop):
+    """``FiveCrop`` of the image and of its flip (horizontal, or vertical with ``vertical_flip``)."""
+
+    def __init__(self, size, vertical_flip=False):
+        super().__init__(size)
+        self.vertical_flip = vertical_flip
+
+    def forward(self, img):
+        return F.ten_crop(img, self.size, self.vertical_flip)
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}(size={self.size}, vertical_flip={self.vertical_flip})"

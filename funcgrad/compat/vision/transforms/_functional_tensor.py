@@ -286,3 +286,34 @@ def resized_output_size(image_hw, size, max_size=None):
     if new_h <= 0 or new_w <= 0 or not math.isfinite(new_h + new_w):
         raise ValueError(f"resize: the output size {[new_h, new_w]} for an image of size {[h, w]} must be positive")
     return [int(new_h), int(new_w)]
+
+
+def _gaussian_matrix(n, ksize, sigma):
+    """(n, n) matrix applying torchvision's 1-d Gaussian kernel with reflect padding along an axis of size n."""
+    half = (ksize - 1) * 0.5
+    x = np.linspace(-half, half, ksize)
+    pdf = np.exp(-0.5 * (x / sigma) ** 2)
+    kernel = pdf / pdf.sum()
+    r = ksize // 2
+    src = np.pad(np.arange(n), (r, r), "reflect")  # padded position -> input index
+    m = np.zeros((n, n))
+    for k in range(ksize):
+        np.add.at(m, (src[k:k + n], np.arange(n)), kernel[k])
+    return m
+
+
+def gaussian_blur(img, kernel_size, sigma):
+    """Separable Gaussian blur (``kernel_size`` = [kx, ky], ``sigma`` = [sx, sy]) with reflect padding, as
+    torchvision's; integer images are blurred in float32 and rounded back."""
+    _assert_image(img)
+    h, w = int(img.shape[-2]), int(img.shape[-1])
+    if kernel_size[0] // 2 >= w or kernel_size[1] // 2 >= h:
+        raise ValueError(f"gaussian_blur: kernel_size {list(kernel_size)} needs padding larger than the image "
+                         f"(height {h}, width {w}); reflect padding must be smaller than the image")
+    cast = not img.is_floating_point()
+    x = img.to(dtypes.float32) if cast else img
+    npd = x.dtype.dtype
+    mx = creation.tensor(_gaussian_matrix(w, kernel_size[0], sigma[0]).astype(npd), device=x.device)
+    my = creation.tensor(_gaussian_matrix(h, kernel_size[1], sigma[1]).T.astype(npd), device=x.device)
+    out = my @ (x @ mx)
+    return out.round().to(img.dtype) if cast else out
