@@ -264,6 +264,10 @@ def test_fake_data_is_deterministic_per_index():
     shifted = datasets.FakeData(size=6, image_size=(3, 5, 4), num_classes=3, transform=T.ToTensor(), random_offset=3)
     assert np.array_equal(shifted[1][0].numpy(), ds[4][0].numpy())
     assert isinstance(datasets.FakeData(size=2, image_size=(1, 3, 3))[0][0], Image.Image)
+    torch.manual_seed(4)  # item i holds what torch.manual_seed(i + random_offset) then randn / randint give
+    img = torch.randn(3, 5, 4)
+    assert items[0][1] == int(torch.randint(0, 3, (1,))[0])
+    np.testing.assert_array_equal(items[0][0].numpy(), img.mul(255).byte().numpy() / np.float32(255))
     assert len(ds) == 6 and np.array_equal(ds[-1][0].numpy(), ds[5][0].numpy())
     with pytest.raises(IndexError, match="FakeData index out of range"):
         ds[6]

@@ -44,10 +44,10 @@ class CIFAR10(SplitDataset):
         files = [name for name, _ in (self.train_list if train else self.test_list)]
         missing = [name for name in files if not os.path.isfile(self._file(name))]
         if missing:
+            how = (f"download {self.url} and extract it in {os.path.abspath(self.root)} (or put it there and "
+                   "pass download=True to have it extracted)")
             raise dataset_not_found(type(self).__name__, os.path.join(self.root, self.base_folder),
-                                    files + [self.meta["filename"]], missing,
-                                    f"download {self.url} and extract it in {os.path.abspath(self.root)} (or put it there and pass "
-                                    "download=True to have it extracted)", download)
+                                    files + [self.meta["filename"]], missing, how, download)
         num_classes = len(self.default_classes)
         try:
             parts = [read_cifar_batch(self._file(name), self.labels_key, num_classes) for name in files]
