@@ -112,6 +112,9 @@ def test_mnist_mismatched_files(tmp_path):
     (raw / "train-labels-idx1-ubyte").write_bytes(idx_bytes(np.zeros(4, np.uint8)))
     with pytest.raises(RuntimeError, match=r"do not hold N x H x W uint8 images and N labels"):
         datasets.MNIST(tmp_path)
+    (raw / "train-labels-idx1-ubyte").write_bytes(b"\x00\x00\x08\x01\x00\x00\x00\x09\x01")  # truncated
+    with pytest.raises(RuntimeError, match="Dataset corrupted: .*train-labels-idx1-ubyte.* is 9 bytes"):
+        datasets.MNIST(tmp_path)
 
 
 def cifar_batch(n, seed, key="labels", classes=10):

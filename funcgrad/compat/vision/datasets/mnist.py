@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 from PIL import Image
 
+from ....datasets._errors import DatasetError
 from ....datasets.mnist import read_idx
 from ... import creation
 from ...tensor import Tensor
@@ -63,7 +64,10 @@ class MNIST(SplitDataset):
 
     def _load_data(self):
         images, labels = (self._path(n) for n in self._files())
-        data, targets = read_idx(images), read_idx(labels)
+        try:
+            data, targets = read_idx(images), read_idx(labels)
+        except DatasetError as e:
+            raise RuntimeError(f"Dataset corrupted: {e}") from None
         if data.ndim != 3 or data.dtype != np.uint8 or targets.ndim != 1 or len(targets) != len(data):
             raise RuntimeError(f"{images} and {labels} do not hold N x H x W uint8 images and N labels: got "
                                f"{data.dtype} {data.shape} and {targets.dtype} {targets.shape}")
