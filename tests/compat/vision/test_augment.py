@@ -114,7 +114,8 @@ def test_random_rotation_and_affine_are_seeded_by_manual_seed():
         assert all(np.array_equal(np.asarray(tf(img)), f) for f in first)
         assert len({f.tobytes() for f in first}) == 3
     assert tuple(T.RandomRotation((10, 20), fill=1)(torch.rand(3, 5, 5)).shape) == (3, 5, 5)
-    assert repr(T.RandomRotation(10)) == "RandomRotation(degrees=[-10.0, 10.0], interpolation=nearest, expand=False, fill=0)"
+    assert repr(T.RandomRotation(10)) == ("RandomRotation(degrees=[-10.0, 10.0], interpolation=nearest, expand=False, "
+                                          "fill=0)")
     assert repr(T.RandomAffine(10, translate=(0.1, 0.1))) == "RandomAffine(degrees=[-10.0, 10.0], translate=(0.1, 0.1))"
     with pytest.raises(ValueError, match="If degrees is a single number, it must be positive"):
         T.RandomRotation(-3)

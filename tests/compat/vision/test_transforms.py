@@ -163,8 +163,8 @@ def test_center_crop_and_crop_outside():
     ref = np.pad(a.transpose(2, 0, 1), ((0, 0), (1, 1), (1, 2)))
     np.testing.assert_array_equal(big.numpy(), ref)
     np.testing.assert_array_equal(np.asarray(T.CenterCrop((9, 13))(Image.fromarray(a))), ref.transpose(1, 2, 0))
-    np.testing.assert_array_equal(TF.crop(t, -1, 8, 3, 4).numpy(), np.pad(a.transpose(2, 0, 1), ((0, 0), (1, 0), (0, 2)))[
-        :, 0:3, 8:12])
+    outside = np.pad(a.transpose(2, 0, 1), ((0, 0), (1, 0), (0, 2)))  # crop reaching above and right of it
+    np.testing.assert_array_equal(TF.crop(t, -1, 8, 3, 4).numpy(), outside[:, 0:3, 8:12])
     assert repr(T.CenterCrop(4)) == "CenterCrop(size=(4, 4))"
 
 

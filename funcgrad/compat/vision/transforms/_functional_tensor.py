@@ -16,10 +16,6 @@ from ...tensor import Tensor
 from ._functional_pil import check_pad_args, padding_ltrb
 
 
-def is_tensor_image(img):
-    return isinstance(img, Tensor)
-
-
 def _assert_image(img):
     if not isinstance(img, Tensor) or img.dim() < 2:
         raise TypeError(f"Tensor is not a torch image: expected a (..., H, W) Tensor, got "
@@ -49,7 +45,7 @@ def vflip(img):
     return img.flip(-2)
 
 
-def _index(n, like):
+def _on_device(n, like):
     """Host indices (or weights) as a tensor on ``like``'s device."""
     return creation.tensor(np.asarray(n), device=like.device)
 
@@ -68,10 +64,9 @@ def pad(img, padding, fill=0, padding_mode="constant"):
         from ...nn import functional as F  # noqa: PLC0415
 
         return F.pad(img, (left, right, top, bottom), value=0 if fill is None else fill)
-    mode = {"edge": "edge", "reflect": "reflect", "symmetric": "symmetric"}[padding_mode]
-    rows = np.pad(np.arange(img.shape[-2]), (top, bottom), mode)
-    cols = np.pad(np.arange(img.shape[-1]), (left, right), mode)
-    return img.index_select(-2, _index(rows, img)).index_select(-1, _index(cols, img))
+    rows = np.pad(np.arange(img.shape[-2]), (top, bottom), padding_mode)  # which input row each output row is
+    cols = np.pad(np.arange(img.shape[-1]), (left, right), padding_mode)
+    return img.index_select(-2, _on_device(rows, img)).index_select(-1, _on_device(cols, img))
 
 
 def crop(img, top, left, height, width):
@@ -146,7 +141,8 @@ def _resample(img, axis, n_out, interpolation, antialias):
     if n_in == n_out:
         return img
     if interpolation in ("nearest", "nearest-exact"):
-        return img.index_select(axis, _index(_nearest_index(n_in, n_out, interpolation == "nearest-exact"), img))
+        src = _nearest_index(n_in, n_out, interpolation == "nearest-exact")
+        return img.index_select(axis, _on_device(src, img))
     if antialias:
         kernel, support = (_triangle, 1.0) if interpolation == "bilinear" else (lambda x: _cubic(x, -0.5), 2.0)
         idx, w = _antialiased_taps(n_in, n_out, kernel, support)
@@ -156,8 +152,8 @@ def _resample(img, axis, n_out, interpolation, antialias):
     shape[axis] = n_out
     out = None
     for k in range(idx.shape[1]):
-        weight = _index(w[:, k].astype(img.dtype.dtype).reshape(shape), img)
-        term = img.index_select(axis, _index(idx[:, k], img)) * weight
+        weight = _on_device(w[:, k].astype(img.dtype.dtype).reshape(shape), img)
+        term = img.index_select(axis, _on_device(idx[:, k], img)) * weight
         out = term if out is None else out + term
     return out
 
