@@ -211,9 +211,9 @@ class RandomErasing(Module):
             if not (h < img_h and w < img_w):
                 continue
             if value is None:
-                v = creation.empty(img_c, h, w).normal_()
+                v = creation.empty(img_c, h, w, device=img.device).normal_()
             else:
-                v = creation.tensor(value)[:, None, None]
+                v = creation.tensor(value, device=img.device)[:, None, None]
             return _randint(0, img_h - h + 1), _randint(0, img_w - w + 1), h, w, v
         return 0, 0, img_h, img_w, img
 
