@@ -212,3 +212,55 @@ def test_five_and_ten_crop_and_random_grayscale():
     assert g.mode == "RGB" and np.array_equal(np.asarray(g)[:, :, 0], np.asarray(Image.fromarray(a).convert("L")))
     t = chw(a)
     assert T.RandomGrayscale(p=0.0)(t) is t
+
+
+@pytest.mark.parametrize("name, args", [("invert", ()), ("posterize", (3,)), ("solarize", (128,)), ("equalize", ()),
+                                        ("adjust_sharpness", (2.0,)), ("adjust_sharpness", (0.3,)),
+                                        ("adjust_gamma", (0.5,)), ("adjust_gamma", (2.2, 0.9))])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_photometric_uint8_tensors_match_pillow(name, args, seed):
+    a = rgb(9, 11, seed) // (1 + seed * 3)  # the second image uses only part of the range
+    a[:, :, 2] = 77  # a constant channel (autocontrast and equalize leave it alone)
+    ours = getattr(TF, name)(chw(a), *args).numpy()
+    pil = np.asarray(getattr(TF, name)(Image.fromarray(a), *args)).transpose(2, 0, 1)
+    np.testing.assert_array_equal(ours, pil)
+
+
+def test_autocontrast_uint8_truncates_in_float32_as_torchvision():
+    a = rgb(9, 11, 1) // 4
+    a[:, :, 2] = 77
+    lo = a.min(axis=(0, 1)).astype(np.float32)
+    hi = a.max(axis=(0, 1)).astype(np.float32)
+    scale = np.where(hi > lo, np.float32(255) / np.where(hi > lo, hi - lo, 1), np.float32(1))
+    ref = np.clip((a - np.where(hi > lo, lo, 0)) * scale, 0, 255).astype(np.uint8)  # truncation, not rounding
+    out = TF.autocontrast(chw(a)).numpy()
+    np.testing.assert_array_equal(out, ref.transpose(2, 0, 1))
+    pil = np.asarray(TF.autocontrast(Image.fromarray(a))).transpose(2, 0, 1)  # Pillow rounds its table
+    assert np.abs(out.astype(int) - pil).max() <= 1
+
+
+def test_photometric_float_tensors_and_errors():
+    x = torch.rand(3, 4, 5)
+    a = x.numpy()
+    np.testing.assert_allclose(TF.invert(x).numpy(), 1 - a, rtol=1e-6)
+    np.testing.assert_allclose(TF.adjust_gamma(x, 2.0, 0.8).numpy(), np.clip(0.8 * a ** 2, 0, 1), rtol=1e-5)
+    np.testing.assert_allclose(TF.solarize(x, 0.5).numpy(), np.where(a >= 0.5, 1 - a, a), rtol=1e-6)
+    lo, hi = a.min(axis=(1, 2), keepdims=True), a.max(axis=(1, 2), keepdims=True)
+    np.testing.assert_allclose(TF.autocontrast(x).numpy(), (a - lo) / (hi - lo), rtol=1e-5, atol=1e-6)
+    with pytest.raises(TypeError, match="Only torch.uint8 image tensors are supported"):
+        TF.posterize(x, 2)
+    with pytest.raises(TypeError, match="Only torch.uint8 image tensors are supported"):
+        TF.equalize(x)
+    with pytest.raises(ValueError, match="Gamma should be a non-negative real number"):
+        TF.adjust_gamma(x, -1)
+    with pytest.raises(TypeError, match="Threshold should be less than bound of img"):
+        TF.solarize(x, 2.0)
+    t = chw(rgb())
+    assert T.RandomInvert(p=0.0)(t) is t
+    np.testing.assert_array_equal(T.RandomInvert(p=1.0)(t).numpy(), 255 - t.numpy())
+    np.testing.assert_array_equal(T.RandomPosterize(2, p=1.0)(t).numpy(), t.numpy() & 0xC0)
+    assert repr(T.RandomPosterize(4)) == "RandomPosterize(bits=4,p=0.5)"
+    assert repr(T.RandomSolarize(100, p=0.2)) == "RandomSolarize(threshold=100,p=0.2)"
+    assert repr(T.RandomEqualize()) == "RandomEqualize(p=0.5)"
+    assert tuple(T.RandomAdjustSharpness(2, p=1.0)(x).shape) == (3, 4, 5)
+    assert tuple(T.RandomAutocontrast(p=1.0)(x).shape) == (3, 4, 5)

@@ -1,10 +1,11 @@
-"""Colour adjustments (brightness, contrast, saturation, hue) for PIL images (Pillow's ImageEnhance, as
-torchvision) and tensors (torchvision's blend and HSV formulas, in compat operations: differentiable)."""
+"""Colour adjustments (brightness, contrast, saturation, hue, gamma, sharpness, invert, posterize, solarize,
+autocontrast, equalize) for PIL images (Pillow's ImageEnhance / ImageOps, as torchvision) and tensors
+(torchvision's formulas, in compat operations: differentiable where torchvision's are)."""
 
 from __future__ import annotations
 
 import numpy as np
-from PIL import Image, ImageEnhance
+from PIL import Image, ImageEnhance, ImageOps
 
 from ... import creation, dtypes
 from ...ops_elementwise import where
@@ -13,7 +14,8 @@ from ...tensor import Tensor
 from ._functional_pil import is_pil_image
 from ._functional_tensor import _assert_channels, convert_image_dtype, get_dimensions, rgb_to_grayscale
 
-__all__ = ["adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue"]
+__all__ = ["adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue", "adjust_gamma", "invert",
+           "posterize", "solarize", "autocontrast", "adjust_sharpness", "equalize"]
 
 
 def _check(img, factor, name):
@@ -108,3 +110,124 @@ def adjust_hue(img, hue_factor):
     orig = img.dtype
     h, s, v = _rgb2hsv(convert_image_dtype(img, dtypes.float32))
     return convert_image_dtype(_hsv2rgb((h + hue_factor) % 1.0, s, v), orig)
+
+
+def _bound(img):
+    return 1.0 if img.is_floating_point() else 255
+
+
+def _check_image(img):
+    if not (isinstance(img, Tensor) or is_pil_image(img)):
+        raise TypeError(f"img should be PIL Image or Tensor. Got {type(img)}")
+
+
+def adjust_gamma(img, gamma, gain=1.0):
+    """``gain * img ** gamma`` on values in [0, 1] (integer images are scaled there and back)."""
+    _check_image(img)
+    if gamma < 0:
+        raise ValueError("Gamma should be a non-negative real number")
+    if is_pil_image(img):
+        table = [int((255 + 1 - 1e-3) * gain * pow(v / 255.0, gamma)) for v in range(256)] * 3
+        return img.convert("RGB").point(table).convert(img.mode)
+    _assert_channels(img, [1, 3])
+    x = img if img.is_floating_point() else convert_image_dtype(img, dtypes.float32)
+    return convert_image_dtype((gain * x ** gamma).clamp(0, 1), img.dtype)
+
+
+def invert(img):
+    """``max - img`` (1.0 for floats, 255 for uint8)."""
+    _check_image(img)
+    if is_pil_image(img):
+        return ImageOps.invert(img)
+    _assert_channels(img, [1, 3])
+    return _bound(img) - img
+
+
+def posterize(img, bits):
+    """Keep the ``bits`` highest bits of each uint8 value."""
+    _check_image(img)
+    if not 0 <= bits <= 8:
+        raise ValueError(f"The number if bits should be between 0 and 8. Got {bits}")
+    if is_pil_image(img):
+        return ImageOps.posterize(img, bits)
+    if img.dtype != dtypes.uint8:
+        raise TypeError(f"Only torch.uint8 image tensors are supported, but found {img.dtype}")
+    _assert_channels(img, [1, 3])
+    return img & (-int(2 ** (8 - bits)) % 256)
+
+
+def solarize(img, threshold):
+    """Invert the values at or above ``threshold``."""
+    _check_image(img)
+    if is_pil_image(img):
+        return ImageOps.solarize(img, threshold)
+    _assert_channels(img, [1, 3])
+    if threshold > _bound(img):
+        raise TypeError("Threshold should be less than bound of img.")
+    return where(img >= threshold, invert(img), img)
+
+
+def autocontrast(img):
+    """Stretch each channel's values to the full range (a constant channel is left as it is)."""
+    _check_image(img)
+    if is_pil_image(img):
+        return ImageOps.autocontrast(img)
+    _assert_channels(img, [1, 3])
+    bound = float(_bound(img))
+    dtype = img.dtype if img.is_floating_point() else dtypes.float32
+    lo = img.amin(dim=(-2, -1), keepdim=True).to(dtype)
+    hi = img.amax(dim=(-2, -1), keepdim=True).to(dtype)
+    flat = hi == lo
+    scale = bound / where(flat, creation.ones_like(hi), hi - lo)
+    lo = where(flat, creation.zeros_like(lo), lo)
+    scale = where(flat, creation.ones_like(scale), scale)
+    return ((img - lo) * scale).clamp(0, bound).to(img.dtype)
+
+
+def adjust_sharpness(img, sharpness_factor):
+    """Blend with a smoothed copy (3 x 3 kernel [1 1 1; 1 5 1; 1 1 1] / 13, borders kept): 0 smooths,
+    1 keeps, 2 sharpens."""
+    _check(img, sharpness_factor, "sharpness_factor")
+    if is_pil_image(img):
+        return ImageEnhance.Sharpness(img).enhance(sharpness_factor)
+    _assert_channels(img, [1, 3])
+    if img.shape[-1] <= 2 or img.shape[-2] <= 2:
+        return img
+    x = img.to(dtypes.float32) if not img.is_floating_point() else img
+    h, w = img.shape[-2], img.shape[-1]
+    total = None
+    for dy in range(3):
+        for dx in range(3):
+            term = x[..., dy:dy + h - 2, dx:dx + w - 2] * (5.0 if (dy, dx) == (1, 1) else 1.0)
+            total = term if total is None else total + term
+    smooth = total / 13.0
+    if not img.is_floating_point():
+        smooth = smooth.round()
+    degenerate = img.to(smooth.dtype).clone()
+    degenerate[..., 1:-1, 1:-1] = smooth
+    return _blend(img, degenerate.to(img.dtype), sharpness_factor)
+
+
+def equalize(img):
+    """Histogram equalization of each channel of a uint8 image (Pillow's ImageOps.equalize for PIL
+    images, torchvision's per-channel lookup table for tensors)."""
+    _check_image(img)
+    if is_pil_image(img):
+        return ImageOps.equalize(img)
+    if img.dtype != dtypes.uint8:
+        raise TypeError(f"Only torch.uint8 image tensors are supported, but found {img.dtype}")
+    _assert_channels(img, [1, 3])
+    a = img.detach().cpu().numpy()
+    flat = a.reshape(-1, a.shape[-2] * a.shape[-1])
+    out = np.empty_like(flat)
+    for i, ch in enumerate(flat):
+        hist = np.bincount(ch, minlength=256)
+        nonzero = hist[hist != 0]
+        step = (nonzero[:-1].sum() // 255) if nonzero.size else 0
+        if step == 0:
+            out[i] = ch
+            continue
+        lut = np.clip((np.cumsum(hist) + step // 2) // step, 0, 255)
+        lut = np.concatenate([[0], lut[:-1]]).astype(np.uint8)
+        out[i] = lut[ch]
+    return creation.tensor(out.reshape(a.shape), device=img.device)

@@ -19,7 +19,10 @@ from ...tensor import Tensor
 from . import _functional_geometry as _geometry
 from . import _functional_pil as F_pil
 from . import _functional_tensor as F_t
-from ._functional_color import adjust_brightness, adjust_contrast, adjust_hue, adjust_saturation  # noqa: F401
+from ._functional_color import (  # noqa: F401
+    adjust_brightness, adjust_contrast, adjust_gamma, adjust_hue, adjust_saturation, adjust_sharpness, autocontrast,
+    equalize, invert, posterize, solarize,
+)
 from ._functional_tensor import convert_image_dtype, normalize  # noqa: F401
 
 __all__ = [
@@ -27,6 +30,7 @@ __all__ = [
     "resized_crop", "pad", "hflip", "vflip", "rgb_to_grayscale", "to_grayscale", "convert_image_dtype",
     "get_dimensions", "get_image_size", "get_image_num_channels", "adjust_brightness", "adjust_contrast",
     "adjust_saturation", "adjust_hue", "rotate", "affine", "erase", "gaussian_blur", "five_crop", "ten_crop",
+    "adjust_gamma", "adjust_sharpness", "invert", "posterize", "solarize", "autocontrast", "equalize",
 ]
 
 
