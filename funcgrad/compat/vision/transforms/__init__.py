@@ -4,6 +4,7 @@
 """
 
 from . import functional  # noqa: F401
+from .autoaugment import AutoAugment, AutoAugmentPolicy, RandAugment, TrivialAugmentWide  # noqa: F401
 from ._augment import (  # noqa: F401
     ColorJitter, FiveCrop, GaussianBlur, RandomAffine, RandomErasing, RandomGrayscale, RandomRotation, TenCrop,
 )
