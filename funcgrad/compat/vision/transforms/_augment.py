@@ -46,8 +46,8 @@ def _check_fill(fill):
 
 
 def _tensor_fill(fill, img):
-    """Per-channel float fill for tensors (as torchvision's forward passes it)."""
-    if not isinstance(img, Tensor):
+    """Per-channel float fill for tensors (as torchvision's forward passes it); PIL images take it as is."""
+    if not isinstance(img, Tensor) or fill is None:
         return fill
     channels = F.get_dimensions(img)[0]
     return [float(fill)] * channels if isinstance(fill, (int, float)) else [float(f) for f in fill]

@@ -14,9 +14,9 @@ import numpy as np
 
 from ... import creation
 from ...nn.module import Module
-from ...tensor import Tensor
 from . import functional as F
 from .functional import InterpolationMode, interpolation_mode
+from ._augment import _tensor_fill
 from .transforms import _randint
 
 __all__ = ["AutoAugmentPolicy", "AutoAugment", "RandAugment", "TrivialAugmentWide"]
@@ -122,12 +122,6 @@ def _parse_policy(text):
         w = sub.split()
         subs.append(tuple((w[k], float(w[k + 1]), None if w[k + 2] == "-" else int(w[k + 2])) for k in (0, 3)))
     return subs
-
-
-def _tensor_fill(fill, img):
-    if not isinstance(img, Tensor) or fill is None:
-        return fill
-    return [float(fill)] * F.get_image_num_channels(img) if isinstance(fill, (int, float)) else [float(f) for f in fill]
 
 
 class _PolicyBase(Module):
