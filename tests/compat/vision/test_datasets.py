@@ -3,7 +3,6 @@
 import gzip
 import os
 import pickle
-import socket
 import struct
 import tarfile
 
@@ -37,15 +36,6 @@ def write_mnist(root, name="MNIST", split="train", n=5, gz=False, seed=0):
         else:
             (raw / stem).write_bytes(data)
     return images, labels
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise AssertionError("a dataset tried to open a network connection")
-
-    monkeypatch.setattr(socket, "socket", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
 
 
 @pytest.mark.parametrize("gz", [False, True])
