@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 __version__ = "0.26.0+funcgrad"
-SUBMODULES = ("datasets", "io", "models", "transforms", "utils")
+SUBMODULES = ("datasets", "io", "models", "transforms", "tv_tensors", "utils")
 
 
 def __getattr__(name):
