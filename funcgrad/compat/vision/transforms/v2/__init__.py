@@ -82,7 +82,7 @@ class Transform(Module):
         positions = _image_positions(leaves, self._transformed_types)
         if not positions:
             return sample
-        states = (creation.get_rng_state(), random.getstate())
+        states = (creation.get_rng_state(), random.getstate()) if len(positions) > 1 else None
         for n, i in enumerate(positions):
             if n:  # the same random parameters for every image of the sample
                 creation.set_rng_state(states[0])
@@ -147,7 +147,10 @@ class ToImage(Transform):
 
 class ToDtype(Transform):
     """Convert images to ``dtype``; ``scale=True`` rescales the value range (integers <-> [0, 1]).
-    ``dtype`` may be a dict by type (``{tv_tensors.Image: torch.float32, "others": None}``)."""
+    ``dtype`` may be a dict by type (``{tv_tensors.Image: torch.float32, "others": None}``); PIL images pass
+    through."""
+
+    _transformed_types = (Tensor,)
 
     def __init__(self, dtype, scale=False):
         super().__init__()
