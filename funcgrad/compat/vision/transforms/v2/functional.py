@@ -9,7 +9,7 @@ from .... import creation, dtypes
 from ....tensor import Tensor
 from ... import tv_tensors
 from ..functional import *  # noqa: F403
-from ..functional import F_pil, get_dimensions, hflip, pil_to_tensor, vflip
+from ..functional import F_pil, convert_image_dtype, get_dimensions, hflip, pil_to_tensor, vflip
 
 horizontal_flip, vertical_flip = hflip, vflip
 
@@ -65,14 +65,8 @@ def to_dtype(inpt, dtype=dtypes.float32, scale=False):
         return inpt
     if not scale:
         return inpt.to(dtype)
-    if inpt.is_floating_point():
-        if dtype.is_floating_point:
-            return inpt.to(dtype)
-        if (inpt.dtype == dtypes.float32 and dtype in (dtypes.int32, dtypes.int64)) or \
-                (inpt.dtype == dtypes.float64 and dtype == dtypes.int64):
-            raise RuntimeError(f"The conversion from {inpt.dtype} to {dtype} cannot be performed safely.")
-        max_value = float(2 ** _num_value_bits(dtype) - 1)
-        return inpt.mul(max_value + 1.0 - 1e-3).to(dtype)
+    if inpt.is_floating_point():  # the same as v1's convert_image_dtype
+        return convert_image_dtype(inpt, dtype)
     bits_in = _num_value_bits(inpt.dtype)
     if dtype.is_floating_point:
         return inpt.to(dtype).mul(1.0 / (2 ** bits_in - 1))
