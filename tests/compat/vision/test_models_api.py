@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import funcgrad.compat as torch
-import funcgrad.compat.nn as nn
 import funcgrad.compat.vision as torchvision
-from funcgrad.compat.vision.models import WeightsEnum, mobilenetv2, resnet
+from funcgrad.compat import nn
+from funcgrad.compat.vision.models import WeightsEnum, mobilenetv2
 
 models = torchvision.models
 
