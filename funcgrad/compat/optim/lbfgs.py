@@ -53,7 +53,7 @@ class LBFGS(Optimizer):
         i = 0
         for p in self._params():
             n = p.numel()
-            p.add_(d[i:i + n].view_as(p), alpha=t)
+            p.add_(d[i:i + n].reshape(p.shape), alpha=t)
             i += n
 
     def _evaluate_along(self, closure, t, d):
