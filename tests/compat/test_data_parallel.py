@@ -203,3 +203,27 @@ def test_state_dict_round_trip_and_errors_name_the_replica(gpus):
     assert torch.equal(dp(x), other(x))
     with pytest.raises(ValueError, match=r"Caught ValueError in replica 0 on device cpu: linear: input \(2, 7\)"):
         dp(torch.randn(4, 7, dtype=torch.float64))
+
+
+def test_functional_form_and_overridable_steps(gpus):
+    gpus(3)
+    single, m = _model(), _model()
+    x = torch.randn(7, 3, dtype=torch.float64)
+    out = torch.nn.parallel.data_parallel(m, x, output_device=1)
+    assert out.device == STANDIN and [n for _, n in m.calls] == [3, 3, 1]
+    out.sum().backward()
+    single(x).sum().backward()
+    for g, r in zip(_grads(m), _grads(single)):
+        np.testing.assert_allclose(g, r, rtol=1e-13)
+    assert torch.equal(torch.nn.parallel.data_parallel(m, (x,), device_ids=["cpu"]), m(x))
+    with pytest.raises(RuntimeError, match=r"device_ids\[0\]"):
+        torch.nn.parallel.data_parallel(m, x, device_ids=["standin", "cpu"])
+
+    class Summed(nn.DataParallel):
+        def gather(self, outputs, output_device):
+            seen.append((len(outputs), output_device))
+            return sum(o.sum().to("cpu") for o in outputs)
+
+    seen = []
+    total = Summed(_model())(x)
+    assert seen == [(3, 0)] and total.item() == pytest.approx(_model()(x).sum().item(), rel=1e-13)

@@ -17,7 +17,7 @@ from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor
 from .module import Module
 
-__all__ = ["DataParallel", "scatter", "scatter_kwargs", "replicate", "parallel_apply", "gather"]
+__all__ = ["DataParallel", "data_parallel", "scatter", "scatter_kwargs", "replicate", "parallel_apply", "gather"]
 
 
 def _visible_device_ids():
@@ -191,6 +191,45 @@ def gather(outputs, target_device, dim=0):
     return gather_map(outputs)
 
 
+def _usable(device_ids):
+    """The devices ``device_ids`` name, or [] where PyTorch runs the module itself: no ids, or CUDA ids on
+    a machine without a GPU (what PyTorch's CPU build does)."""
+    from .. import cuda  # noqa: PLC0415
+
+    devices = [_resolve(d) for d in device_ids]
+    if not cuda.is_available() and any(d.type == "cuda" for d in devices):
+        return []
+    return devices
+
+
+def _check_on(module, src):
+    for t in list(module.parameters()) + list(module.buffers()):
+        if t.device != src:
+            raise RuntimeError(f"module must have its parameters and buffers on device {src} (device_ids[0]) "
+                               f"but found one of them on device: {t.device}")
+
+
+def data_parallel(module, inputs, device_ids=None, output_device=None, dim=0, module_kwargs=None):
+    """The functional form of ``DataParallel``: one call of ``module`` on ``inputs`` over ``device_ids``."""
+    if not isinstance(inputs, tuple):
+        inputs = (inputs,) if inputs is not None else ()
+    module_kwargs = module_kwargs or {}
+    devices = _usable(_visible_device_ids() if device_ids is None else device_ids)
+    if not devices:
+        return module(*inputs, **module_kwargs)
+    _check_on(module, devices[0])
+    output = devices[0] if output_device is None else _resolve(output_device)
+    inputs, kwargs = scatter_kwargs(inputs, module_kwargs, devices, dim)
+    if not inputs and not kwargs:
+        inputs, kwargs = ((),), ({},)
+    if len(devices) == 1:
+        with _scope(devices[0]):
+            return module(*inputs[0], **kwargs[0])
+    used = devices[:len(inputs)]
+    outputs = parallel_apply(replicate(module, used, not is_grad_enabled()), inputs, kwargs, used)
+    return gather(outputs, output, dim)
+
+
 class DataParallel(Module):
     """``nn.DataParallel(module, device_ids=None, output_device=None, dim=0)``.
 
@@ -200,7 +239,8 @@ class DataParallel(Module):
     inputs along ``dim``, replicates the module onto the devices that got a chunk, runs the replicas (one
     after the other) and gathers the outputs on ``output_device`` (default ``device_ids[0]``).  The module
     must live on ``device_ids[0]``.  ``device_ids`` may also name non-CUDA devices (``'cpu'``,
-    ``'standin'``, ``torch.device``), which are used as given.
+    ``'standin'``, ``torch.device``), which are used as given.  ``scatter``, ``replicate``,
+    ``parallel_apply`` and ``gather`` are methods, so subclasses can override them as in PyTorch.
     """
 
     def __init__(self, module, device_ids=None, output_device=None, dim=0):
@@ -209,16 +249,12 @@ class DataParallel(Module):
         self.dim = dim
         if device_ids is None:
             device_ids = _visible_device_ids()
-        devices = [_resolve(d) for d in device_ids]
-        from .. import cuda  # noqa: PLC0415
-
-        if not devices or (not cuda.is_available() and any(d.type == "cuda" for d in devices)):
-            self.device_ids, self.output_device, self._devices = [], None, []
+        devices = _usable(device_ids)
+        if not devices:
+            self.device_ids, self.output_device = [], None
             return
-        self._devices = devices
         self.device_ids = [_as_id(d) for d in device_ids]
         self.output_device = _as_id(device_ids[0] if output_device is None else output_device)
-        self._output = _resolve(self.output_device)
         self.src_device_obj = devices[0]
         if len(devices) == 1:
             self.module.to(self.src_device_obj)
@@ -226,20 +262,16 @@ class DataParallel(Module):
     def forward(self, *inputs, **kwargs):
         if not self.device_ids:
             return self.module(*inputs, **kwargs)
-        src = self.src_device_obj
-        for t in list(self.module.parameters()) + list(self.module.buffers()):
-            if t.device != src:
-                raise RuntimeError(f"module must have its parameters and buffers on device {src} (device_ids[0]) "
-                                   f"but found one of them on device: {t.device}")
-        inputs, kwargs = self.scatter(inputs, kwargs, self._devices)
+        _check_on(self.module, self.src_device_obj)
+        inputs, kwargs = self.scatter(inputs, kwargs, self.device_ids)
         if not inputs and not kwargs:
             inputs, kwargs = ((),), ({},)
-        if len(self._devices) == 1:
-            with _scope(src):
+        if len(self.device_ids) == 1:
+            with _scope(self.src_device_obj):
                 return self.module(*inputs[0], **kwargs[0])
-        replicas = self.replicate(self.module, self._devices[:len(inputs)])
+        replicas = self.replicate(self.module, self.device_ids[:len(inputs)])
         outputs = self.parallel_apply(replicas, inputs, kwargs)
-        return self.gather(outputs, self._output)
+        return self.gather(outputs, self.output_device)
 
     def scatter(self, inputs, kwargs, device_ids):
         return scatter_kwargs(inputs, kwargs, device_ids, dim=self.dim)
@@ -248,7 +280,7 @@ class DataParallel(Module):
         return replicate(module, device_ids, not is_grad_enabled())
 
     def parallel_apply(self, replicas, inputs, kwargs):
-        return parallel_apply(replicas, inputs, kwargs, self._devices[:len(replicas)])
+        return parallel_apply(replicas, inputs, kwargs, self.device_ids[:len(replicas)])
 
     def gather(self, outputs, output_device):
         return gather(outputs, output_device, dim=self.dim)
