@@ -58,9 +58,8 @@ class LBFGS(Optimizer):
             p.add_(d[i:i + n].reshape(p.shape), alpha=t)
             i += n
 
-    def _evaluate_along(self, closure, t, d):
-        """Loss and flat gradient at ``x + t d``; the parameters are restored to ``x`` afterwards."""
-        saved = [p.clone() for p in self._params()]
+    def _evaluate_along(self, closure, saved, t, d):
+        """Loss and flat gradient at ``x + t d``; the parameters are restored to ``x`` (``saved``) afterwards."""
         self._add(t, d)
         with enable_grad():
             loss = float(closure())
@@ -140,8 +139,9 @@ class LBFGS(Optimizer):
                 break
             ls_evals = 0
             if line_search is not None:
+                x0 = [p.clone() for p in self._params()]
                 loss, flat_grad, t, ls_evals = strong_wolfe(
-                    lambda step: self._evaluate_along(closure, step, d), t, d, loss, flat_grad, gtd,
+                    lambda step: self._evaluate_along(closure, x0, step, d), t, d, loss, flat_grad, gtd,
                     max_ls=max_eval - evals)
                 self._add(t, d)
                 done = bool(flat_grad.abs().max() <= tol_grad)
