@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import backend
 from . import dtypes
-from .device import device as _device, to_device
+from .device import default_for, device as _device, to_device
 from .tensor import Size, Tensor, wrap
 
 __all__ = [
@@ -82,7 +82,7 @@ def _finish(buf, dtype=None, device=None, requires_grad=False):
         npd = dtypes.as_dtype(dtype).dtype
         if buf.dtype != npd:
             buf = buf.astype(npd)
-    buf = to_device(buf, device)
+    buf = to_device(buf, default_for(device))
     t = wrap(buf)
     if requires_grad:
         t.requires_grad_(True)
@@ -287,12 +287,14 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
-    m = mean._value if isinstance(mean, Tensor) else mean
-    s = std._value if isinstance(std, Tensor) else std
+    m = backend.to_numpy(mean._value) if isinstance(mean, Tensor) else mean
+    s = backend.to_numpy(std._value) if isinstance(std, Tensor) else std
     shape = _shape((size,)) if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
     like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
     npd = _dt(dtype, like._value.dtype if like is not None else None)
     buf = (m + s * _rng(generator).standard_normal(shape)).astype(npd)
+    if device is None and like is not None:
+        device = like.device  # samples go where the given mean/std live
     return _finish(buf, None, device, requires_grad)
 
 

@@ -44,8 +44,7 @@ def frac(input):
 
 def _int_zero_check(npd, b):
     if npd.kind in "iub":
-        bv = b._value if isinstance(b, Tensor) else np.asarray(b)
-        if np.any(bv == 0):
+        if bool((b._value == 0).any()) if isinstance(b, Tensor) else b == 0:
             raise RuntimeError("ZeroDivisionError")
 
 
