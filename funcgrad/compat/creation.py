@@ -200,16 +200,29 @@ def _dt(dtype, default=None):
     return dtypes.as_dtype(dtype).dtype if dtype is not None else (default or dtypes.get_default_dtype().dtype)
 
 
+def _alloc(name, shape, npd, device, *args):
+    """``xp.<name>(shape, *args, dtype)`` made directly on the target device (no host copy)."""
+    dev = default_for(device)
+    if dev is None:
+        return getattr(np, name)(shape, *args, dtype=npd)
+    bd = _device(dev)._backend_device()
+    be = backend.get_backend(bd)
+    if be.kind == "cuda":
+        with be.xp.cuda.Device(bd.index):
+            return getattr(be.xp, name)(shape, *args, dtype=npd)
+    return getattr(be.xp, name)(shape, *args, dtype=npd)
+
+
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(np.zeros(_shape(size), _dt(dtype)), None, device, requires_grad)
+    return _finish(_alloc("zeros", _shape(size), _dt(dtype), device), None, device, requires_grad)
 
 
 def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(np.ones(_shape(size), _dt(dtype)), None, device, requires_grad)
+    return _finish(_alloc("ones", _shape(size), _dt(dtype), device), None, device, requires_grad)
 
 
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(np.empty(_shape(size), _dt(dtype)), None, device, requires_grad)
+    return _finish(_alloc("empty", _shape(size), _dt(dtype), device), None, device, requires_grad)
 
 
 def empty_strided(size, stride, dtype=None, device=None, requires_grad=False, **kw):
@@ -222,7 +235,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
         dtype = dtypes.result_type(fill_value)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    return _finish(np.full(_shape((size,)), fill_value, _dt(dtype)), None, device, requires_grad)
+    return _finish(_alloc("full", _shape((size,)), _dt(dtype), device, fill_value), None, device, requires_grad)
 
 
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):

@@ -7,7 +7,6 @@ gradient is zero).  Integer division by zero raises, as PyTorch does.
 
 from __future__ import annotations
 
-import numpy as np
 
 from ..core import REGISTRY
 from . import dtypes

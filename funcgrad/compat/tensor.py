@@ -426,11 +426,23 @@ def _addr(buf):
 def root(buf):
     """The buffer owning the memory ``buf`` views (``buf`` itself if it owns it)."""
     if type(buf) is _standin.StandinArray:
-        return _standin.StandinArray(_standin._base_array(buf._a))
-    t = np.ndarray if isinstance(buf, np.ndarray) else type(buf)
-    while isinstance(getattr(buf, "base", None), t):
+        return _standin.StandinArray(_np_root(buf._a))
+    if isinstance(buf, np.ndarray):
+        return _np_root(buf)
+    while isinstance(getattr(buf, "base", None), type(buf)):
         buf = buf.base
     return buf
+
+
+def _np_root(a):
+    while True:
+        b = a.base
+        if isinstance(b, np.ndarray):
+            a = b
+        elif isinstance(getattr(b, "base", None), np.ndarray):  # through as_strided's wrapper object
+            a = b.base
+        else:
+            return a
 
 
 def _lowest(buf):

@@ -132,7 +132,7 @@ def _lenet_losses(device, steps=4):
 
 
 def test_lenet_batchnorm_adam_training_matches_cpu():
-    cpu, m_cpu, o_cpu, out_cpu = _lenet_losses("cpu")
+    cpu, m_cpu, _, out_cpu = _lenet_losses("cpu")
     dev, m_dev, o_dev, out_dev = _lenet_losses(DEV)
     np.testing.assert_allclose(cpu, dev, rtol=1e-5, atol=1e-6)
     assert dev[-1] < dev[0]
@@ -339,8 +339,10 @@ def test_autograd_engine_paths_on_device():
     z = torch.tensor([2.0], device=DEV, requires_grad=True)
     Cube.apply(z).sum().backward()
     assert z.grad.tolist() == [12.0] and _on_standin(z.grad)
-    with torch.autograd.detect_anomaly():
+    with pytest.warns(UserWarning, match="Anomaly"), torch.autograd.detect_anomaly():
         (z * 2).sum().backward()
+        with pytest.raises(RuntimeError, match="returned nan values"), np.errstate(invalid="ignore"):
+            torch.sqrt(z - 5).sum().backward()
 
 
 # --- save/load, pickling, data loading --------------------------------------------------------
@@ -366,6 +368,34 @@ def test_save_device_state_dict_then_load_on_cpu():
     t = torch.arange(3.0, device=DEV).requires_grad_()
     for r in (pickle.loads(pickle.dumps(t)), copy.deepcopy(t)):
         assert _on_standin(r) and r.tolist() == [0.0, 1.0, 2.0] and r.requires_grad
+
+
+def test_saved_device_views_stay_views_after_load():
+    x = torch.arange(12.0).reshape(3, 4).to(DEV)
+    buf = io.BytesIO()
+    torch.save({"x": x, "row": x[1], "t": x.t(), "u": x.unfold(1, 2, 2)}, buf)
+    for loc in (None, "cpu"):
+        buf.seek(0)
+        got = torch.load(buf, map_location=loc)
+        assert got["t"].stride() == (1, 4) and got["row"].storage_offset() == 4 and got["u"][1, 1].tolist() == [6.0, 7.0]
+        got["x"][1, 2] = -1.0
+        assert got["row"][2].item() == -1.0 and got["t"][2, 1].item() == -1.0 and got["u"][1, 1, 0].item() == -1.0
+        assert _on_standin(got["x"]) == (loc is None)
+
+
+def test_gradcheck_linalg_sampling_on_device():
+    x = torch.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=torch.float64, device=DEV, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda a: torch.linalg.inv(a) @ a.sin(), (x,))
+    assert torch.autograd.gradgradcheck(lambda a: (a * a).sum(1), (x,))
+    with pytest.raises(torch.linalg.LinAlgError):
+        torch.linalg.inv(torch.ones(2, 2, device=DEV))
+    e = torch.einsum("ij,jk->ik", x.detach(), x.detach())
+    assert _on_standin(e) and e.tolist() == [[5.0, 5.0], [5.0, 10.0]]
+    draws = torch.multinomial(torch.tensor([0.0, 1.0, 0.0], device=DEV), 3, replacement=True)
+    assert _on_standin(draws) and draws.tolist() == [1, 1, 1]
+    with pytest.warns(UserWarning, match="clone"):
+        assert _on_standin(torch.tensor(x))
+    assert _on_standin(torch.as_tensor(x, dtype=torch.float32))
 
 
 def test_dataloader_pin_memory_batches_move_to_device():
