@@ -49,6 +49,8 @@ def as_t(x):
         return x
     if isinstance(x, Tracer):
         return x
+    if isinstance(x, Array):  # a funcgrad constant: a tensor on its device (a copy: Arrays are immutable)
+        return wrap(x._value.copy() if hasattr(x._value, "copy") else x._value)
     from .creation import tensor  # noqa: PLC0415
 
     return tensor(x) if not isinstance(x, np.ndarray) else wrap(np.array(x))

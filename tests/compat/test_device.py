@@ -345,6 +345,30 @@ def test_autograd_engine_paths_on_device():
             torch.sqrt(z - 5).sum().backward()
 
 
+def test_layers_built_on_device_and_init_functions():
+    torch.manual_seed(0)
+    layers = [nn.Linear(3, 4, device=DEV), nn.Conv2d(2, 3, 3, device=DEV), nn.BatchNorm1d(4, device=DEV),
+              nn.LSTM(3, 4, device=DEV), nn.Embedding(5, 3, device=DEV), nn.LayerNorm(4, device=DEV),
+              nn.MultiheadAttention(4, 2, device=DEV), nn.GRUCell(3, 2, device=DEV)]
+    for m in layers:
+        for name, t in list(m.named_parameters()) + list(m.named_buffers()):
+            assert _on_standin(t), (type(m).__name__, name)
+    w = torch.empty(4, 6, device=DEV)
+    for init in (nn.init.orthogonal_, nn.init.trunc_normal_, nn.init.eye_, nn.init.xavier_normal_,
+                 nn.init.kaiming_uniform_, lambda t: nn.init.constant_(t, 0.5), nn.init.zeros_):
+        torch.manual_seed(4)
+        r = init(w)
+        torch.manual_seed(4)
+        c = init(torch.empty(4, 6))
+        assert _on_standin(w) and r is w
+        _close(c, w)
+    k = torch.empty(2, 2, 3, 3, device=DEV)
+    nn.init.dirac_(k)
+    assert _on_standin(k) and k.sum().item() == 2.0
+    emb = layers[4]
+    assert _on_standin(emb(torch.tensor([[0, 4]], device=DEV)))
+
+
 # --- save/load, pickling, data loading --------------------------------------------------------
 
 def test_save_device_state_dict_then_load_on_cpu():
