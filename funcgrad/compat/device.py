@@ -110,8 +110,13 @@ def default_for(dev):
     return _DEFAULT[0] if dev is None else dev
 
 
+def mixed_devices(a, b):
+    """PyTorch's error for an op given tensors of two devices (``a``, ``b``: devices or their names)."""
+    return RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, {a} and {b}!")
+
+
 def check_same(*bufs):
-    """PyTorch's error for buffers of different devices in one op (0-d cpu ones are scalars)."""
+    """Raise PyTorch's error for buffers of different devices in one op (0-d cpu ones are scalars)."""
     seen = []
     for b in bufs:
         if type(b) is np.ndarray and b.ndim == 0:
@@ -120,5 +125,4 @@ def check_same(*bufs):
         if d not in seen:
             seen.append(d)
     if len(seen) > 1:
-        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
-                           f"{seen[0]} and {seen[1]}!")
+        raise mixed_devices(seen[0], seen[1])

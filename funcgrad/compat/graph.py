@@ -419,9 +419,9 @@ def _on_one_device(prim, args, vals, err):
         if type(a) in TENSOR_TYPES and (v.ndim or type(v) is not np.ndarray):
             devs.setdefault(str(backend.device_of(v)), v)
     if len(devs) > 1:
-        a, b = list(devs)[:2]
-        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
-                           f"{_torch_name(a)} and {_torch_name(b)}!") from None
+        from .device import mixed_devices  # noqa: PLC0415
+
+        raise mixed_devices(*list(devs)[:2]) from None
     target = next(iter(devs.values()), None)
     if target is None:  # only 0-d cpu tensors and constants: the constants' device (PyTorch: the cpu)
         target = next((v for v in vals if type(v) is not np.ndarray and type(v) in XP_OF_TYPE), None)
@@ -442,9 +442,6 @@ def _on_one_device(prim, args, vals, err):
         raise _impl_error(prim, vals, {}, err) from err
     return moved
 
-
-def _torch_name(dev):
-    return "cpu" if dev == "cpu" else dev
 
 
 def _own(out, vals):

@@ -18,7 +18,7 @@ from ..primitives.index import _Slot, scatter_set_p
 from ..primitives.shape import reshape_p
 from . import dtypes
 from ._dispatch import apply
-from .device import like
+from .device import device, like, mixed_devices
 from .grad_mode import STATE
 from .tensor import Tensor, _addr, _lowest, wrap
 
@@ -63,17 +63,10 @@ def write(x, new):
                                f"{list(b) if b is not None else list(nv.shape)}")
     if type(nv) is not type(x._value) and not isinstance(nv, np.generic):
         if not (type(nv) is np.ndarray and nv.ndim == 0):  # a 0-d cpu tensor is a scalar
-            raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
-                               f"{x.device} and {_device_of(nv)}!")
+            raise mixed_devices(x.device, device._of(nv))
         nv = nv[()]
     x._value[...] = nv
     x._bump()
-
-
-def _device_of(buf):
-    from .device import device  # noqa: PLC0415
-
-    return device._of(buf)
 
 
 def positions(view_buf, base_buf):
