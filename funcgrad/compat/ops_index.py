@@ -12,10 +12,10 @@ import numpy as np
 from ..primitives.index import _Slot, getitem_p, parse_index, scatter_add_p, scatter_set_p
 from . import dtypes
 from ._dispatch import METHODS, apply, as_t, cast, method, name_grad, op
+from .device import like, xp_of
 from .graph import record
 from .grad_mode import STATE
 from .inplace import _check_leaf, _check_writable, inplace
-from .device import like, xp_of
 from .tensor import Tensor, _dim, wrap
 
 

@@ -13,12 +13,12 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..backend import to_numpy
 from ..core import REGISTRY
 from ..primitives import reduce as rd
 from ..primitives.index import getitem_p, parse_index
 from . import dtypes
 from ._dispatch import apply, as_t, cast, float_input, name_grad, norm_dim, op
-from ..backend import to_numpy
 from .device import like, xp_of
 from .tensor import Tensor, _dim, wrap
 
