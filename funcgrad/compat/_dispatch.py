@@ -44,13 +44,13 @@ def apply(prim, *args, **params):
 
 
 def as_t(x):
-    """Tensors as they are; numbers stay numbers; other data -> Tensor."""
+    """Tensors, funcgrad Arrays and numbers as they are; other data -> Tensor."""
     if isinstance(x, (Tensor, int, float, bool, complex)):
         return x
     if isinstance(x, Tracer):
         return x
-    if isinstance(x, Array):  # a funcgrad constant: a tensor on its device (a copy: Arrays are immutable)
-        return wrap(x._value.copy() if hasattr(x._value, "copy") else x._value)
+    if isinstance(x, Array):  # a funcgrad constant: stays one (it follows the tensors' device, see graph.py)
+        return x
     from .creation import tensor  # noqa: PLC0415
 
     return tensor(x) if not isinstance(x, np.ndarray) else wrap(np.array(x))
@@ -62,7 +62,7 @@ def cast(x, npd):
         if x._value.dtype == npd:
             return x
         return apply(convert_p, x, dtype=npd)
-    if isinstance(x, Tracer):
+    if isinstance(x, (Tracer, Array)):
         return bind(convert_p, x, dtype=npd) if x.dtype != npd else x
     return x
 

@@ -95,6 +95,27 @@ def test_mixing_devices_raises_pytorch_error():
         (w * 2).backward(torch.ones(3))
 
 
+def test_funcgrad_constants_follow_the_tensors_device():
+    """funcgrad Arrays (and the constants funcgrad functions make on fg's default device) are
+    constants in compat ops: they go where the tensors are."""
+    t = torch.tensor([1.0, 2.0], dtype=torch.float64, device=DEV, requires_grad=True)
+    c = fg.asarray([3.0, 4.0], device="cpu")
+    for r in (t * c, c * t, torch.add(t, c), torch.where(t > 1, c, t)):
+        assert _on_standin(r), r
+    (t * c).sum().backward()
+    assert t.grad.tolist() == [3.0, 4.0] and _on_standin(t.grad)
+    prev = fg.set_default_device(DEV)
+    try:  # compat tensors stay on the cpu; funcgrad's functions still accept them
+        x = torch.tensor([0, 2])
+        assert F.one_hot(x, 3).tolist() == [[1, 0, 0], [0, 0, 1]] and F.one_hot(x, 3).device.type == "cpu"
+        w = torch.tensor([3.0, 4.0], dtype=torch.float64, requires_grad=True)
+        h = fg.grad(lambda a: (a * a * w).sum())(fg.asarray([1.0, 2.0]))
+        assert h.device.type == "cpu" and h.tolist() == [6.0, 16.0]
+    finally:
+        fg.set_default_device(prev)
+    assert _on_standin(F.one_hot(torch.tensor([0, 2], device=DEV), 3))
+
+
 # --- training loops equal the cpu run --------------------------------------------------------
 
 def _lenet_losses(device, steps=4):
