@@ -351,7 +351,7 @@ def _seed(t, g, create_graph):
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
         if t._value.dtype.kind not in "fc":
             raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
-        buf = xp_of(t._value).ones_like(t._value)
+        buf = xp_of(t._value).ones_like(t._value)  # on the output's device
         return wrap(buf) if create_graph else _arr(buf)
     if not isinstance(g, Tensor):
         from .creation import tensor as _tensor  # noqa: PLC0415

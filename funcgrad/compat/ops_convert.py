@@ -134,7 +134,7 @@ def copy_(self, src, non_blocking=False):
             v = _to_device(v, s.device)
         if v.requires_grad:
             return cast(v, s._value.dtype).contiguous() if v._value.dtype != s._value.dtype else v
-        return wrap(v._value.astype(s._value.dtype))
+        return wrap(v._value.astype(s._value.dtype))  # on v's device (now s's)
 
     return inplace(self, cp, src, name="CopyBackwards")
 
