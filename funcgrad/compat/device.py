@@ -96,9 +96,10 @@ _DEFAULT = [None]  # torch.set_default_device; None: the cpu
 
 def set_default_device(dev):
     """``torch.set_default_device``: where factory functions put tensors when no device is given."""
-    _DEFAULT[0] = None if dev is None or device(dev).type == "cpu" else device(dev)
-    if _DEFAULT[0] is not None:
-        backend.get_backend(_DEFAULT[0]._backend_device())  # fail now if unavailable
+    d = None if dev is None or device(dev).type == "cpu" else device(dev)
+    if d is not None:
+        backend.get_backend(d._backend_device())  # fail now if unavailable
+    _DEFAULT[0] = d
 
 
 def get_default_device():

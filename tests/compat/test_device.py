@@ -69,6 +69,12 @@ def test_creation_follows_torch_not_funcgrad_default_device():
     finally:
         torch.set_default_device(None)
     assert torch.zeros(1).device.type == "cpu"
+    if not torch.cuda.is_available():  # an unavailable device fails at once and changes nothing
+        with pytest.raises(RuntimeError, match="'cuda' is not available"):
+            torch.set_default_device("cuda")
+        assert torch.get_default_device() == torch.device("cpu")
+    with pytest.raises(RuntimeError, match="Expected one of cpu, cuda, standin device type"):
+        torch.ones(1).to("tpu")
     t = torch.ones(2, 3, device=DEV)
     for made in (torch.zeros_like(t), t.new_zeros(2), t.new_tensor([1.0]), torch.randn_like(t), t.new_full((2,), 3.0),
                  torch.normal(t, 1.0), torch.full_like(t, 2.0)):
