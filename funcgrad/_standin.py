@@ -6,16 +6,35 @@ backend; any primitive that calls ``numpy.xxx`` on data (instead of the
 namespace of its inputs), or mixes a host ``numpy.ndarray`` into device work,
 fails there exactly as it would on a GPU.
 
-Behaviours copied from CuPy:
+Behaviours copied from CuPy (each one a difference from numpy that once broke
+funcgrad on a GPU; see docs/architecture.md, "Backends and devices"):
 - ``StandinArray`` refuses implicit conversion to numpy (``__array__`` raises
   TypeError; numpy ufuncs and functions refuse it);
 - functions of the namespace refuse ``numpy.ndarray`` arguments;
 - reductions and indexing return 0-d arrays, never numpy scalars;
-- ``asnumpy`` / ``.get()`` are the explicit ways back to the host.
+- ``asnumpy`` / ``.get()`` are the explicit ways back to the host;
+- integer-array indices out of bounds wrap around instead of raising (reading,
+  writing and ``ufunc.at``); an out-of-bounds int raises cupy's ``Index ... is
+  out of bounds`` (capital I);
+- ``ufunc.at`` exists for add and subtract only, plus maximum/minimum computed
+  in float32 (cupy's float64 atomicMax/atomicMin go through fmaxf/fminf, which
+  also ignore NaN); any other ufunc raises NotImplementedError;
+- ``zeros_like/ones_like/empty_like/full_like(a, shape=())`` give ``a.shape``
+  (cupy reads an empty shape as "not given");
+- ``where(cond, x, y)`` needs an array (or numpy scalar) ``cond``: a Python bool
+  raises AttributeError, as ``cupy.where`` does;
+- ``convolve``/``correlate`` take 1-d inputs only, and ``scipy.signal``'s
+  ``method="auto"`` refuses n-d inputs (cupy's ``choose_conv_method``);
+- ``linalg.inv/solve/cholesky`` do not raise on singular or non positive definite
+  matrices (the result is NaN) unless ``errstate(linalg="raise")`` is active,
+  as under ``cupyx.errstate``;
+- the scipy namespaces lack what ``cupyx.scipy`` lacks (``special.iv/ive/jv``,
+  ``linalg.sqrtm``), and ``special.polygamma`` needs an array order ``n``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import types
 
 import numpy as _np
@@ -99,10 +118,10 @@ class StandinArray:
             yield _wrap(self._a[i])
 
     def __getitem__(self, idx):
-        return _wrap(self._a[_unwrap_index(idx)])
+        return _wrap(self._a[_cupy_index(self._a.shape, _unwrap_index(idx))])
 
     def __setitem__(self, idx, value):
-        self._a[_unwrap_index(idx)] = _unwrap(value)
+        self._a[_cupy_index(self._a.shape, _unwrap_index(idx))] = _unwrap(value)
 
     def __dlpack__(self, *args, **kwargs):
         return self._a.__dlpack__(*args, **kwargs)
@@ -181,6 +200,33 @@ def _unwrap_index(idx):
     return _unwrap(idx)
 
 
+def _cupy_index(shape, idx):
+    """An (unwrapped) index as cupy reads it: integer arrays wrap around, ints are checked."""
+    items = idx if type(idx) is tuple else (idx,)
+
+    def width(i):
+        if i is None or i is Ellipsis:
+            return 0
+        if isinstance(i, _np.ndarray) and i.dtype == _np.bool_:
+            return i.ndim
+        return 1
+
+    rest = len(shape) - sum(width(i) for i in items)
+    out, axis = [], 0
+    for i in items:
+        if i is Ellipsis:
+            axis += max(rest, 0)
+        elif axis < len(shape):
+            n = shape[axis]
+            if isinstance(i, _np.ndarray) and i.dtype.kind in "iu" and n:
+                i = _np.mod(i, n)
+            elif isinstance(i, (int, _np.integer)) and not isinstance(i, (bool, _np.bool_)) and not -n <= i < n:
+                raise IndexError(f"Index {i} is out of bounds for axis {axis} with size {n}")
+        out.append(i)
+        axis += width(i)
+    return tuple(out) if type(idx) is tuple else out[0]
+
+
 for _name, _fn in (
     ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "true_divide"),
     ("floordiv", "floor_divide"), ("mod", "remainder"), ("pow", "power"), ("matmul", "matmul"),
@@ -220,6 +266,21 @@ class _Ufunc:
     def __call__(self, *args, **kwargs):
         return _wrap(self._u(*_unwrap(args), **_unwrap(kwargs)))
 
+    def at(self, a, indices, b=None):
+        """cupy's ufunc.at: add/subtract; maximum/minimum through float32; no others."""
+        name = self._u.__name__
+        if name not in ("add", "subtract", "maximum", "minimum"):
+            raise NotImplementedError(f"`cupy_{name}.at` is not supported yet")
+        buf = _unwrap(a)
+        idx = _cupy_index(buf.shape, _unwrap_index(indices))
+        vals = _unwrap(b)
+        if name in ("maximum", "minimum") and buf.dtype.kind == "f":
+            f32 = buf.astype(_np.float32)  # fmaxf/fminf: float32 precision, NaN ignored
+            (_np.fmax if name == "maximum" else _np.fmin).at(f32, idx, _np.asarray(vals, _np.float32))
+            buf[...] = f32
+        else:
+            self._u.at(buf, idx, vals)
+
     def __getattr__(self, name):
         attr = getattr(self._u, name)
         if callable(attr):
@@ -233,11 +294,14 @@ class _Ufunc:
 class _Namespace(types.ModuleType):
     """numpy's functions, taking and returning StandinArray."""
 
-    def __init__(self, name, src):
+    def __init__(self, name, src, hidden=()):
         super().__init__(name)
         self._src = src
+        self._hidden = frozenset(hidden)
 
     def __getattr__(self, name):
+        if name in self._hidden:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
         attr = getattr(self._src, name)
         if isinstance(attr, _np.ufunc):
             out = _Ufunc(attr)
@@ -256,6 +320,100 @@ class _Namespace(types.ModuleType):
 
 namespace = _Namespace("funcgrad.standin", _np)
 namespace.ndarray = StandinArray
+
+
+# --- where cupy's namespace differs from numpy's -----------------------------------------------
+
+def _like(name):
+    f = getattr(_np, name)
+
+    def like(a, *args, shape=None, **kwargs):
+        # cupy: `shape = shape if shape else a.shape`, so shape=() keeps a's shape
+        return _wrap(f(_unwrap(a), *_unwrap(args), shape=shape if shape else None, **_unwrap(kwargs)))
+
+    like.__name__ = name
+    return like
+
+
+for _n in ("zeros_like", "ones_like", "empty_like", "full_like"):
+    setattr(namespace, _n, _like(_n))
+
+
+def _where(condition, *args):
+    if args and not hasattr(condition, "astype"):  # cupy.where calls condition.astype('?')
+        raise AttributeError(f"'{type(condition).__name__}' object has no attribute 'astype'")
+    return _wrap(_np.where(_unwrap(condition), *_unwrap(args)))
+
+
+def _one_d_only(name):
+    f = getattr(_np, name)
+
+    def conv(a, v, mode="full"):
+        if _unwrap(a).ndim != 1 or _unwrap(v).ndim != 1:
+            raise NotImplementedError("Only 1d inputs are supported currently")
+        return _wrap(f(_unwrap(a), _unwrap(v), mode=mode))
+
+    conv.__name__ = name
+    return conv
+
+
+namespace.where = _where
+namespace.convolve = _one_d_only("convolve")
+namespace.correlate = _one_d_only("correlate")
+
+# linalg: no LinAlgError unless errstate(linalg="raise") (cupyx.errstate's default is "ignore")
+_LINALG_CONFIG = ["ignore"]
+
+
+@contextlib.contextmanager
+def errstate(*, linalg=None):
+    """cupyx.errstate(linalg=...) for the stand-in: 'raise' makes linalg failures raise."""
+    prev = _LINALG_CONFIG[0]
+    if linalg is not None:
+        _LINALG_CONFIG[0] = linalg
+    try:
+        yield
+    finally:
+        _LINALG_CONFIG[0] = prev
+
+
+def _quiet_linalg(name):
+    f = getattr(_np.linalg, name)
+
+    def g(*args, **kwargs):
+        host = _unwrap(args)
+        try:
+            return _wrap(f(*host, **_unwrap(kwargs)))
+        except _np.linalg.LinAlgError:
+            if _LINALG_CONFIG[0] == "raise":
+                raise
+            # what cupy returns without a check: garbage (NaN here), of the right shape
+            like = [_np.broadcast_to(_np.eye(h.shape[-1]), h.shape) if i == 0 else h for i, h in enumerate(host)]
+            return _wrap(_np.full_like(f(*like), _np.nan))
+
+    g.__name__ = name
+    return g
+
+
+for _n in ("inv", "solve", "cholesky"):
+    setattr(namespace.linalg, _n, _quiet_linalg(_n))
+del _n
+
+# what cupyx.scipy lacks (cupy 14): funcgrad raises its "no implementation on device" error there
+CUPYX_LACKS = {"special": frozenset({"iv", "ive", "jv"}), "linalg": frozenset({"sqrtm"})}
+
+
+def scipy_namespace(sub, module):
+    """scipy.<sub> (``module``) as the stand-in's cupyx.scipy.<sub>: stand-in arrays in and out."""
+    ns = _Namespace(f"funcgrad.standin.scipy.{sub}", module, hidden=CUPYX_LACKS.get(sub, ()))
+    if sub == "special":
+        def polygamma(n, x):
+            if not hasattr(n, "astype"):  # cupyx: cupy.where(n == 0, ...) with a Python bool
+                raise AttributeError("'bool' object has no attribute 'astype'")
+            return _wrap(module.polygamma(_unwrap(n), _unwrap(x)))
+
+        ns.polygamma = polygamma
+    return ns
 
 
 def asarray(obj, dtype=None):

@@ -23,6 +23,7 @@ from ..core import Array, Primitive, ShapedArray, Tracer
 from ._batching import gather_batch_rule, scatter_batch_rule
 from .creation import zeros_like
 from .elementwise import convert, divide, equal, multiply, not_equal, where
+from .index_device import rebuild_checked, scatter_combine
 from .index_parse import (  # noqa: F401
     _fold_scalar_bools,
     _has_scalar_bool,
@@ -45,7 +46,9 @@ def _xp(x, *rest):
 def _getitem_impl(x, *arrays, template):
     if isinstance(x, (int, float, complex, bool)):
         x = np.asarray(x)
-    return x[_rebuild(template, arrays)]
+    if not arrays:
+        return x[template]
+    return x[rebuild_checked(_xp(x, *arrays), template, arrays, x.shape)]
 
 
 def _dummy(aval):
@@ -104,15 +107,20 @@ def _scatter_impl_factory(mode):
         xp = _xp(x, v)
         if not hasattr(x, "copy") or isinstance(x, np.generic):
             x = xp.asarray(x)
+        idx = rebuild_checked(xp, template, arrays, x.shape)
         out = x.copy()
-        idx = _rebuild(template, arrays)
         if mode == "set":
             out[idx] = v
         elif mode == "add" and not arrays:
             out[idx] += v  # basic indexing cannot repeat a position
         else:
             ufunc = {"add": xp.add, "multiply": xp.multiply, "min": xp.minimum, "max": xp.maximum}[mode]
-            ufunc.at(out, idx, v)
+            if xp is np or mode == "add":
+                ufunc.at(out, idx, v)
+            elif not arrays:
+                out[idx] = ufunc(out[idx], v)
+            else:  # cupy has no multiply.at, and its minimum/maximum.at round float64 to float32
+                return scatter_combine(xp, x, idx, v, ufunc)
         return out
 
     impl.__name__ = f"scatter_{mode}_impl"

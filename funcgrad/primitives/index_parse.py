@@ -65,6 +65,9 @@ def parse_index(idx, ndim, shape=None):
             template.append(slice(_static_int(item.start, "start"), _static_int(item.stop, "stop"),
                                   _static_int(item.step, "step")))
         elif _is_int_like(item):
+            if shape is not None and pos < len(shape) and not -shape[pos] <= item < shape[pos]:
+                # numpy's message (cupy's differs)
+                raise IndexError(f"index {int(item)} is out of bounds for axis {pos} with size {shape[pos]}")
             template.append(int(item))
         else:
             arr = _index_array(item)
