@@ -16,6 +16,8 @@ funcgrad on a GPU; see docs/architecture.md, "Backends and devices"):
 - integer-array indices out of bounds wrap around instead of raising (reading,
   writing and ``ufunc.at``); an out-of-bounds int raises cupy's ``Index ... is
   out of bounds`` (capital I);
+- assigning through integer-array indices with a repeated position keeps the
+  first write (cupy: unspecified; numpy: the last);
 - ``ufunc.at`` exists for add and subtract only, plus maximum/minimum computed
   in float32 (cupy's float64 atomicMax/atomicMin go through fmaxf/fminf, which
   also ignore NaN); any other ufunc raises NotImplementedError;
@@ -25,6 +27,7 @@ funcgrad on a GPU; see docs/architecture.md, "Backends and devices"):
   raises AttributeError, as ``cupy.where`` does;
 - ``convolve``/``correlate`` take 1-d inputs only, and ``scipy.signal``'s
   ``method="auto"`` refuses n-d inputs (cupy's ``choose_conv_method``);
+- ``matmul`` of mismatched shapes says only "Axis dimension mismatch";
 - ``linalg.inv/solve/cholesky`` do not raise on singular or non positive definite
   matrices (the result is NaN) unless ``errstate(linalg="raise")`` is active,
   as under ``cupyx.errstate``;
@@ -121,7 +124,17 @@ class StandinArray:
         return _wrap(self._a[_cupy_index(self._a.shape, _unwrap_index(idx))])
 
     def __setitem__(self, idx, value):
-        self._a[_cupy_index(self._a.shape, _unwrap_index(idx))] = _unwrap(value)
+        idx = _cupy_index(self._a.shape, _unwrap_index(idx))
+        value = _unwrap(value)
+        items = idx if type(idx) is tuple else (idx,)
+        if any(isinstance(i, _np.ndarray) and i.dtype.kind in "iu" for i in items):
+            # cupy: which of several writes to one position lands is unspecified; here the
+            # first one does (numpy: the last), so code relying on either is caught
+            pos = _np.arange(self._a.size).reshape(self._a.shape)[idx]
+            vals = _np.broadcast_to(_np.asarray(value, dtype=self._a.dtype), pos.shape)
+            self._a[_np.unravel_index(pos.reshape(-1)[::-1], self._a.shape)] = vals.reshape(-1)[::-1]
+            return
+        self._a[idx] = value
 
     def __dlpack__(self, *args, **kwargs):
         return self._a.__dlpack__(*args, **kwargs)
@@ -357,7 +370,15 @@ def _one_d_only(name):
     return conv
 
 
+def _matmul(a, b, **kwargs):
+    x, y = _unwrap(a), _unwrap(b)
+    if getattr(x, "ndim", 0) and getattr(y, "ndim", 0) and x.shape[-1] != y.shape[max(y.ndim - 2, 0)]:
+        raise ValueError("Axis dimension mismatch")  # cupy's wording
+    return _wrap(_np.matmul(x, y, **_unwrap(kwargs)))
+
+
 namespace.where = _where
+namespace.matmul = _matmul
 namespace.convolve = _one_d_only("convolve")
 namespace.correlate = _one_d_only("correlate")
 

@@ -108,6 +108,8 @@ def _scatter_impl_factory(mode):
         if not hasattr(x, "copy") or isinstance(x, np.generic):
             x = xp.asarray(x)
         idx = rebuild_checked(xp, template, arrays, x.shape)
+        if mode == "set" and arrays and xp is not np:
+            return scatter_combine(xp, x, idx, v)  # numpy's last write wins (cupy: unspecified)
         out = x.copy()
         if mode == "set":
             out[idx] = v

@@ -6,8 +6,10 @@ answers or errors on a GPU (the stand-in backend mimics both, so CI sees them):
 - integer index arrays out of bounds wrap around instead of raising:
   :func:`check_bounds` raises numpy's ``IndexError`` first;
 - ``ufunc.at`` exists only for add/subtract (and for maximum/minimum in float32
-  precision, NaN ignored): :func:`scatter_combine` is a device-generic
-  ``multiply/minimum/maximum.at`` that combines repeated indices exactly.
+  precision, NaN ignored), and ``out[idx] = v`` with a repeated index keeps an
+  unspecified write: :func:`scatter_combine` is a device-generic
+  ``multiply/minimum/maximum.at`` that combines repeated indices exactly, and a
+  ``set`` where the last write wins, as in numpy.
 """
 
 from __future__ import annotations
@@ -54,13 +56,15 @@ def check_bounds(xp, template, arrays, shape):
             raise IndexError(f"index {first} is out of bounds for axis {axis} with size {n}")
 
 
-def scatter_combine(xp, x, idx, v, ufunc):
-    """A copy of x with ``ufunc.at(out, idx, v)`` applied (ufunc: multiply, minimum, maximum).
+def scatter_combine(xp, x, idx, v, ufunc=None):
+    """A copy of x with ``ufunc.at(out, idx, v)`` applied (ufunc: multiply, minimum, maximum),
+    or with ``out[idx] = v`` where the last write to a repeated position wins (ufunc None).
 
-    Written with sort, compare and gather/scatter of distinct positions only, so it
-    runs on any backend: the positions hit are sorted, each run of equal positions
-    is reduced by a segmented inclusive scan (log2(n) steps), and the last element
-    of each run is combined into the output.
+    Written with sort, compare and gather/scatter of distinct positions only, so it runs
+    on any backend with numpy's semantics: the positions hit are sorted (with their
+    order of appearance as tie-break), each run of equal positions is reduced by a
+    segmented inclusive scan (log2(n) steps), and the last element of each run is
+    combined into (or written to) the output.
     """
     flat = x.reshape(-1).copy()
     pos = xp.arange(x.size).reshape(x.shape)[idx]
@@ -69,16 +73,17 @@ def scatter_combine(xp, x, idx, v, ufunc):
     vals = xp.broadcast_to(xp.asarray(v).astype(x.dtype, copy=False) if hasattr(v, "astype")
                            else xp.asarray(v, dtype=x.dtype), pos.shape).reshape(-1)
     pos = pos.reshape(-1)
-    order = xp.argsort(pos)
+    n = pos.shape[0]
+    order = xp.argsort(pos * n + xp.arange(n))  # stable whatever the backend's sort
     pos, vals = pos[order], vals[order]
-    n, s = pos.shape[0], 1
-    while s < n:  # vals[i] = ufunc over its run's elements (i-2s, i]
+    s = 1
+    while ufunc is not None and s < n:  # vals[i] = ufunc over its run's elements (i-2s, i]
         same = pos[s:] == pos[:-s]
         vals = xp.concatenate([vals[:s], xp.where(same, ufunc(vals[s:], vals[:-s]), vals[s:])])
         s *= 2
     last = xp.concatenate([pos[1:] != pos[:-1], xp.ones(1, dtype=bool)])
     p, w = pos[last], vals[last]
-    flat[p] = ufunc(flat[p], w)
+    flat[p] = w if ufunc is None else ufunc(flat[p], w)
     return flat.reshape(x.shape)
 
 
