@@ -26,6 +26,7 @@ from .elementwise import convert, divide, equal, multiply, not_equal, where
 from .index_device import rebuild_checked, scatter_combine
 from .index_parse import (  # noqa: F401
     _fold_scalar_bools,
+    array_device,
     _has_scalar_bool,
     _rebuild,
     _Slot,
@@ -96,7 +97,7 @@ getitem_transpose_p.defjvp(lambda t, ans, g, *arrays, template, shape, dtype: ge
 def getitem(x, idx):
     if _has_scalar_bool(idx):
         x, idx = _fold_scalar_bools(x, idx)
-    template, arrays = parse_index(idx, x.ndim, x.shape)
+    template, arrays = parse_index(idx, x.ndim, x.shape, array_device(x))
     return getitem_p.bind(x, *arrays, template=template)
 
 
@@ -238,7 +239,7 @@ def scatter_add(x, v, arrays, template):
 
 def scatter(x, idx, v, mode):
     """``x`` with ``x[idx]`` combined with ``v`` by ``mode`` (a new array)."""
-    template, arrays = parse_index(idx, x.ndim, x.shape)
+    template, arrays = parse_index(idx, x.ndim, x.shape, array_device(x))
     return _scatter(_SCATTERS[mode], x, v, arrays, template)
 
 
