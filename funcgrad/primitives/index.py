@@ -23,7 +23,7 @@ from ..core import Array, Primitive, ShapedArray, Tracer
 from ._batching import gather_batch_rule, scatter_batch_rule
 from .creation import zeros_like
 from .elementwise import convert, divide, equal, multiply, not_equal, where
-from .index_device import rebuild_checked, scatter_combine
+from .index_device import check_bounds, rebuild_checked, scatter_combine
 from .index_parse import (  # noqa: F401
     _fold_scalar_bools,
     array_device,
@@ -45,11 +45,13 @@ def _xp(x, *rest):
 # --- gather: x[idx] -------------------------------------------------------------------------
 
 def _getitem_impl(x, *arrays, template):
-    if isinstance(x, (int, float, complex, bool)):
-        x = np.asarray(x)
-    if not arrays:
-        return x[template]
-    return x[rebuild_checked(_xp(x, *arrays), template, arrays, x.shape)]
+    if not arrays:  # basic indexing (no arrays: the template is the index)
+        return (np.asarray(x) if isinstance(x, (int, float, complex, bool)) else x)[template]
+    if type(x) is not np.ndarray:  # numpy checks bounds itself
+        if isinstance(x, (int, float, complex, bool)):
+            x = np.asarray(x)
+        check_bounds(_xp(x, *arrays), template, arrays, x.shape)
+    return x[_rebuild(template, arrays)]
 
 
 def _dummy(aval):
