@@ -37,7 +37,6 @@ funcgrad on a GPU; see docs/architecture.md, "Backends and devices"):
 
 from __future__ import annotations
 
-import contextlib
 import types
 
 import numpy as _np
@@ -335,108 +334,6 @@ namespace = _Namespace("funcgrad.standin", _np)
 namespace.ndarray = StandinArray
 
 
-# --- where cupy's namespace differs from numpy's -----------------------------------------------
-
-def _like(name):
-    f = getattr(_np, name)
-
-    def like(a, *args, shape=None, **kwargs):
-        # cupy: `shape = shape if shape else a.shape`, so shape=() keeps a's shape
-        return _wrap(f(_unwrap(a), *_unwrap(args), shape=shape if shape else None, **_unwrap(kwargs)))
-
-    like.__name__ = name
-    return like
-
-
-for _n in ("zeros_like", "ones_like", "empty_like", "full_like"):
-    setattr(namespace, _n, _like(_n))
-
-
-def _where(condition, *args):
-    if args and not hasattr(condition, "astype"):  # cupy.where calls condition.astype('?')
-        raise AttributeError(f"'{type(condition).__name__}' object has no attribute 'astype'")
-    return _wrap(_np.where(_unwrap(condition), *_unwrap(args)))
-
-
-def _one_d_only(name):
-    f = getattr(_np, name)
-
-    def conv(a, v, mode="full"):
-        if _unwrap(a).ndim != 1 or _unwrap(v).ndim != 1:
-            raise NotImplementedError("Only 1d inputs are supported currently")
-        return _wrap(f(_unwrap(a), _unwrap(v), mode=mode))
-
-    conv.__name__ = name
-    return conv
-
-
-def _matmul(a, b, **kwargs):
-    x, y = _unwrap(a), _unwrap(b)
-    if getattr(x, "ndim", 0) and getattr(y, "ndim", 0) and x.shape[-1] != y.shape[max(y.ndim - 2, 0)]:
-        raise ValueError("Axis dimension mismatch")  # cupy's wording
-    return _wrap(_np.matmul(x, y, **_unwrap(kwargs)))
-
-
-namespace.where = _where
-namespace.matmul = _matmul
-namespace.convolve = _one_d_only("convolve")
-namespace.correlate = _one_d_only("correlate")
-
-# linalg: no LinAlgError unless errstate(linalg="raise") (cupyx.errstate's default is "ignore")
-_LINALG_CONFIG = ["ignore"]
-
-
-@contextlib.contextmanager
-def errstate(*, linalg=None):
-    """cupyx.errstate(linalg=...) for the stand-in: 'raise' makes linalg failures raise."""
-    prev = _LINALG_CONFIG[0]
-    if linalg is not None:
-        _LINALG_CONFIG[0] = linalg
-    try:
-        yield
-    finally:
-        _LINALG_CONFIG[0] = prev
-
-
-def _quiet_linalg(name):
-    f = getattr(_np.linalg, name)
-
-    def g(*args, **kwargs):
-        host = _unwrap(args)
-        try:
-            return _wrap(f(*host, **_unwrap(kwargs)))
-        except _np.linalg.LinAlgError:
-            if _LINALG_CONFIG[0] == "raise":
-                raise
-            # what cupy returns without a check: garbage (NaN here), of the right shape
-            like = [_np.broadcast_to(_np.eye(h.shape[-1]), h.shape) if i == 0 else h for i, h in enumerate(host)]
-            return _wrap(_np.full_like(f(*like), _np.nan))
-
-    g.__name__ = name
-    return g
-
-
-for _n in ("inv", "solve", "cholesky"):
-    setattr(namespace.linalg, _n, _quiet_linalg(_n))
-del _n
-
-# what cupyx.scipy lacks (cupy 14): funcgrad raises its "no implementation on device" error there
-CUPYX_LACKS = {"special": frozenset({"iv", "ive", "jv"}), "linalg": frozenset({"sqrtm"})}
-
-
-def scipy_namespace(sub, module):
-    """scipy.<sub> (``module``) as the stand-in's cupyx.scipy.<sub>: stand-in arrays in and out."""
-    ns = _Namespace(f"funcgrad.standin.scipy.{sub}", module, hidden=CUPYX_LACKS.get(sub, ()))
-    if sub == "special":
-        def polygamma(n, x):
-            if not hasattr(n, "astype"):  # cupyx: cupy.where(n == 0, ...) with a Python bool
-                raise AttributeError("'bool' object has no attribute 'astype'")
-            return _wrap(module.polygamma(_unwrap(n), _unwrap(x)))
-
-        ns.polygamma = polygamma
-    return ns
-
-
 def asarray(obj, dtype=None):
     """Host data (lists, scalars, numpy arrays) -> a new stand-in array."""
     if type(obj) is StandinArray:
@@ -453,3 +350,6 @@ def asnumpy(a):
 namespace.asarray = asarray
 namespace.array = asarray
 namespace.asnumpy = asnumpy
+
+# cupy's differences from numpy's namespace (where, *_like, matmul, convolve, linalg, scipy)
+from ._standin_cupy import CUPYX_LACKS, errstate, scipy_namespace  # noqa: E402, F401

@@ -31,8 +31,8 @@ class NoDeviceImplementationError(NotImplementedError):
     """A function has no implementation on the arrays' device (e.g. cupyx.scipy lacks it).
 
     Documented and expected (docs/backends.md lists these functions): the fix is to move
-    the data to the cpu. funcgrad's pytest plugin reports such a test as skipped when the
-    default device is not the cpu.
+    the data to the cpu. funcgrad's pytest plugin reports a test failing with it as skipped
+    (it is never raised on the cpu, where a missing scipy is an ImportError).
     """
 
 

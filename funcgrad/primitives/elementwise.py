@@ -52,7 +52,7 @@ def _numpy_out_dtype(uf, args):
     Other backends' ufuncs have loops numpy lacks (cupy's sign of bools) and pick other
     result dtypes (cupy's sinc of bools is float16): funcgrad follows numpy on every backend.
     """
-    key = (uf, tuple(getattr(a, "dtype", None) or _WEAK.get(type(a), type(a)) for a in args))
+    key = (uf, tuple(a.dtype if hasattr(a, "dtype") else _WEAK.get(type(a), type(a)) for a in args))
     try:
         return _OUT_DTYPE[key]
     except KeyError:

@@ -26,10 +26,10 @@ from .elementwise import convert, divide, equal, multiply, not_equal, where
 from .index_device import check_bounds, rebuild_checked, scatter_combine
 from .index_parse import (  # noqa: F401
     _fold_scalar_bools,
-    array_device,
     _has_scalar_bool,
     _rebuild,
     _Slot,
+    array_device,
     parse_index,
 )
 

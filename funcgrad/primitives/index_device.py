@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .index_parse import _Slot, _rebuild
+from .index_parse import _rebuild, _Slot
 
 __all__ = ["check_bounds", "scatter_combine"]
 

@@ -210,4 +210,3 @@ def array_device(x):
         return x.device
     except Exception:
         return None
-
