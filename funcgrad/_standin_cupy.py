@@ -112,4 +112,18 @@ def scipy_namespace(sub, module):
             return _wrap(module.polygamma(_unwrap(n), _unwrap(x)))
 
         ns.polygamma = polygamma
+    if sub == "signal":
+        def auto_1d_only(name):
+            f = getattr(module, name)
+
+            def g(in1, in2, mode="full", method="auto"):
+                a, b = _unwrap(in1), _unwrap(in2)
+                if method == "auto" and (a.ndim != 1 or b.ndim != 1):  # cupy's _choose_conv_method
+                    raise NotImplementedError("Only 1d inputs are supported currently")
+                return _wrap(f(a, b, mode=mode, method=method))
+
+            g.__name__ = name
+            return g
+
+        ns.convolve, ns.correlate = auto_1d_only("convolve"), auto_1d_only("correlate")
     return ns

@@ -43,6 +43,11 @@ def test_standin_mimics_cupy():
         xs.where(True, a, a)
     with pytest.raises(NotImplementedError, match="Only 1d"):
         xs.convolve(xs.ones((2, 2)), xs.ones((2, 2)))
+    from funcgrad.primitives.special import scipy_namespace  # noqa: PLC0415
+
+    if scipy_namespace(xs, "signal") is not None:
+        with pytest.raises(NotImplementedError, match="Only 1d"):
+            scipy_namespace(xs, "signal").convolve(xs.ones((2, 2)), xs.ones((2, 2)))
     with pytest.raises(ValueError, match="Axis dimension mismatch"):
         xs.matmul(xs.ones((2, 3)), xs.ones((2, 3)))
     assert np.isnan(xs.linalg.inv(xs.ones((2, 2))).get()).all()  # no LinAlgError ...
