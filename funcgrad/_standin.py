@@ -27,6 +27,8 @@ funcgrad on a GPU; see docs/architecture.md, "Backends and devices"):
   raises AttributeError, as ``cupy.where`` does;
 - ``convolve``/``correlate`` take 1-d inputs only, and ``scipy.signal``'s
   ``method="auto"`` refuses n-d inputs (cupy's ``choose_conv_method``);
+- ``sign`` of bools works (numpy: TypeError) and ``sinc`` of bools is float16
+  (numpy: float64), as cupy's ufunc loops;
 - ``matmul`` of mismatched shapes says only "Axis dimension mismatch";
 - ``linalg.inv/solve/cholesky`` do not raise on singular or non positive definite
   matrices (the result is NaN) unless ``errstate(linalg="raise")`` is active,

@@ -55,7 +55,24 @@ def _matmul(a, b, **kwargs):
     return _wrap(_np.matmul(x, y, **_unwrap(kwargs)))
 
 
+def _sign(x):
+    a = _unwrap(x)
+    if getattr(a, "dtype", None) == _np.bool_:  # cupy has a bool loop (numpy: TypeError)
+        return _wrap(a.copy())
+    return _wrap(_np.sign(a))
+
+
+def _sinc(x):
+    a = _unwrap(x)
+    out = _np.sinc(a)
+    if a.dtype.kind not in "fc":  # cupy's loops e, f, d: the first one a casts to safely
+        out = out.astype(next(t for t in "efd" if _np.can_cast(a.dtype, t)))
+    return _wrap(out)
+
+
 namespace.where = _where
+namespace.sign = _sign
+namespace.sinc = _sinc
 namespace.matmul = _matmul
 namespace.convolve = _one_d_only("convolve")
 namespace.correlate = _one_d_only("correlate")

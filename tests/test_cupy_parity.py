@@ -48,6 +48,8 @@ def test_standin_mimics_cupy():
     if scipy_namespace(xs, "signal") is not None:
         with pytest.raises(NotImplementedError, match="Only 1d"):
             scipy_namespace(xs, "signal").convolve(xs.ones((2, 2)), xs.ones((2, 2)))
+    assert xs.sign(_standin.asarray(np.array([True]))).dtype == np.bool_
+    assert xs.sinc(_standin.asarray(np.array([True]))).dtype == np.float16
     with pytest.raises(ValueError, match="Axis dimension mismatch"):
         xs.matmul(xs.ones((2, 3)), xs.ones((2, 3)))
     assert np.isnan(xs.linalg.inv(xs.ones((2, 2))).get()).all()  # no LinAlgError ...
