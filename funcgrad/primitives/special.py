@@ -97,7 +97,12 @@ def missing_error(name, xp, sub="special"):
             f"funcgrad.scipy.{sub}.{name} on the cpu computes with scipy, which is not "
             "installed: pip install scipy"
         )
-    lib = f"cupyx.scipy.{sub} (part of cupy)" if _device_name(xp) == "cuda" else f"scipy.{sub} (pip install scipy)"
+    if _device_name(xp) == "cuda":
+        lib = f"cupyx.scipy.{sub} (part of cupy)"
+    elif name in _standin.CUPYX_LACKS.get(sub, ()):
+        lib = f"cupyx.scipy.{sub} (mirrored by the stand-in)"
+    else:
+        lib = f"scipy.{sub} (pip install scipy)"
     return NoDeviceImplementationError(
         f"funcgrad.scipy.{sub}.{name} has no implementation on device "
         f"'{_device_name(xp)}': it needs {lib} to provide {name}; move the data to the cpu "
