@@ -5,12 +5,12 @@
 set -u
 OUT=${OUT:-gpu-logs}; mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
+# missing packages (optree) travel as wheels in .whl/; installed into python3's own environment
+# so that the suite's subprocesses (launcher, CLI tests) find them too
 if ls .whl/*.whl >/dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl || exit 1
-  export PYTHONPATH=/tmp/site:$PWD
-else
-  export PYTHONPATH=$PWD
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir .whl/*.whl || exit 1
 fi
+export PYTHONPATH=$PWD
 nvidia-smi -L
 python3 -c "import funcgrad as fg; print('cuda available:', fg.cuda_available(), fg.devices())" || exit 1
 echo "== 1. every primitive spec on cuda (shape rules, vjp/jvp vs finite differences)"
