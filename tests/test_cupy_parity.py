@@ -142,6 +142,7 @@ def test_numpy_loops_and_dtypes_on_every_backend(device):
         fnp.sign(fnp.asarray([True, False]))
     assert fnp.sinc(fnp.asarray([True])).dtype == np.float64 == np.sinc(np.array([True])).dtype
     assert fnp.add(fnp.asarray([1], dtype=np.int8), 2).dtype == np.int8
+    np.testing.assert_array_equal(_host(fnp.where(True, fnp.ones(2), fnp.zeros(2))), [1.0, 1.0])
     with pytest.raises(ValueError, match="mismatch in its core dimension"):
         fnp.ones((2, 3)) @ fnp.ones((2, 3))
 

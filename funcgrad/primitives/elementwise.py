@@ -324,6 +324,8 @@ invert = ufunc_primitive("invert", differentiable=False).bind
 def _where_impl(c, x, y):
     get = XP_OF_TYPE.get
     xp = get(type(c)) or get(type(x)) or get(type(y), np)
+    if xp is not np and isinstance(c, (bool, int, float)):
+        c = xp.asarray(c)  # cupy.where calls condition.astype
     return xp.where(c, x, y)
 
 
