@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import backend
 from . import dtypes
-from .device import device as _device, to_device
+from .device import default_for, device as _device, to_device
 from .tensor import Size, Tensor, wrap
 
 __all__ = [
@@ -82,15 +82,18 @@ def _finish(buf, dtype=None, device=None, requires_grad=False):
         npd = dtypes.as_dtype(dtype).dtype
         if buf.dtype != npd:
             buf = buf.astype(npd)
-    buf = to_device(buf, device)
+    buf = to_device(buf, default_for(device))
     t = wrap(buf)
     if requires_grad:
         t.requires_grad_(True)
     return t
 
 
-def _host_data(data):
-    """Nested lists/tuples/scalars/tensors -> numpy array (PyTorch's inference: floats -> default dtype)."""
+def _host_data(data, exact=False):
+    """Nested lists/tuples/scalars/tensors -> numpy array (PyTorch's inference: floats -> default dtype).
+
+    ``exact``: keep Python floats as float64 (the caller casts to an explicit dtype; no float32 rounding).
+    """
     if isinstance(data, Tensor):
         return backend.to_numpy(data._value)
     if isinstance(data, (list, tuple)) and any(isinstance(d, Tensor) for d in _flat(data)):
@@ -99,9 +102,9 @@ def _host_data(data):
     if host.dtype == object:
         raise TypeError(f"Could not infer dtype of {type(data).__name__} (non-numeric data)")
     if host.dtype.kind == "f" and host.dtype != np.float16:
-        if not isinstance(data, np.ndarray):
+        if not isinstance(data, np.ndarray) and not exact:
             host = host.astype(dtypes.get_default_dtype().dtype)
-    elif host.dtype.kind == "c" and not isinstance(data, np.ndarray):
+    elif host.dtype.kind == "c" and not isinstance(data, np.ndarray) and not exact:
         host = host.astype(np.complex64 if dtypes.get_default_dtype() is dtypes.float32 else np.complex128)
     elif host.dtype.kind in "iu" and not isinstance(data, np.ndarray):
         host = host.astype(np.int64)
@@ -141,7 +144,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
                       "or sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
-    host = _host_data(data)
+    host = _host_data(data, exact=dtype is not None)
     buf = np.array(host, copy=True)
     if device is None and isinstance(data, Tensor):
         device = data.device
@@ -200,16 +203,29 @@ def _dt(dtype, default=None):
     return dtypes.as_dtype(dtype).dtype if dtype is not None else (default or dtypes.get_default_dtype().dtype)
 
 
+def _alloc(name, shape, npd, device, *args):
+    """``xp.<name>(shape, *args, dtype)`` made directly on the target device (no host copy)."""
+    dev = default_for(device)
+    if dev is None:
+        return getattr(np, name)(shape, *args, dtype=npd)
+    bd = _device(dev)._backend_device()
+    be = backend.get_backend(bd)
+    if be.kind == "cuda":
+        with be.xp.cuda.Device(bd.index):
+            return getattr(be.xp, name)(shape, *args, dtype=npd)
+    return getattr(be.xp, name)(shape, *args, dtype=npd)
+
+
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(np.zeros(_shape(size), _dt(dtype)), None, device, requires_grad)
+    return _finish(_alloc("zeros", _shape(size), _dt(dtype), device), None, device, requires_grad)
 
 
 def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(np.ones(_shape(size), _dt(dtype)), None, device, requires_grad)
+    return _finish(_alloc("ones", _shape(size), _dt(dtype), device), None, device, requires_grad)
 
 
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(np.empty(_shape(size), _dt(dtype)), None, device, requires_grad)
+    return _finish(_alloc("empty", _shape(size), _dt(dtype), device), None, device, requires_grad)
 
 
 def empty_strided(size, stride, dtype=None, device=None, requires_grad=False, **kw):
@@ -222,7 +238,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
         dtype = dtypes.result_type(fill_value)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    return _finish(np.full(_shape((size,)), fill_value, _dt(dtype)), None, device, requires_grad)
+    return _finish(_alloc("full", _shape((size,)), _dt(dtype), device, fill_value), None, device, requires_grad)
 
 
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
@@ -287,12 +303,14 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
-    m = mean._value if isinstance(mean, Tensor) else mean
-    s = std._value if isinstance(std, Tensor) else std
+    m = backend.to_numpy(mean._value) if isinstance(mean, Tensor) else mean
+    s = backend.to_numpy(std._value) if isinstance(std, Tensor) else std
     shape = _shape((size,)) if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
     like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
     npd = _dt(dtype, like._value.dtype if like is not None else None)
     buf = (m + s * _rng(generator).standard_normal(shape)).astype(npd)
+    if device is None and like is not None:
+        device = like.device  # samples go where the given mean/std live
     return _finish(buf, None, device, requires_grad)
 
 
@@ -352,9 +370,9 @@ def legacy_new(dtype, args, device=None):
                 if any(s < 0 for s in a.strides):
                     raise ValueError(_NEG_STRIDE)
                 return wrap(a)
-            return _finish(np.array(_host_data(a), dtype=dt.dtype), None, device)
+            return _finish(np.array(_host_data(a, exact=True), dtype=dt.dtype), None, device)
         if isinstance(a, (list, tuple)) or (hasattr(a, "__len__") and not isinstance(a, (int, np.integer))):
-            return _finish(np.array(_host_data(a), dtype=dt.dtype), None, device)
+            return _finish(np.array(_host_data(a, exact=True), dtype=dt.dtype), None, device)
     if all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
         return _finish(np.empty(_shape(args), dt.dtype), None, device)
     raise TypeError(f"new(): invalid arguments {args!r}: expected a size (ints) or data (sequence, ndarray)")
