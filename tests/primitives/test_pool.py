@@ -35,6 +35,7 @@ def test_window_first_max_is_argmax_with_ties_nan_and_padding(device, k, s, p, d
 
 
 def test_max_pool_gradient_goes_to_the_first_nan_and_empty_batches_work():
+    # np.argmax's choice (as before window_first_max); PyTorch's CPU kernel takes the last NaN
     x = np.array([[[[1.0, np.nan], [np.nan, 3.0]]]])
     g = fg.grad(lambda v: fnp.sum(max_pool(v, (2, 2), (2, 2), ((0, 0), (0, 0)), (1, 1))))(fnp.asarray(x))
     np.testing.assert_array_equal(np.asarray(g), [[[[0.0, 1.0], [0.0, 0.0]]]])
