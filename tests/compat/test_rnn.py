@@ -77,6 +77,18 @@ def test_unbatched_input_and_errors():
         nn.RNN(3, 4, nonlinearity="sigmoid")
 
 
+def test_flatten_parameters_and_all_weights():
+    lstm = nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+    x = torch.randn(5, 2, 3)
+    before = lstm(x)[0]
+    assert lstm.flatten_parameters() is None  # word_language_model calls it after torch.load
+    assert torch.equal(lstm(x)[0], before)
+    w = lstm.all_weights
+    assert len(w) == 4 and all(len(ws) == 4 for ws in w)
+    assert w[1][0] is lstm.weight_ih_l0_reverse and w[2][3] is lstm.bias_hh_l1
+    assert [len(ws) for ws in nn.GRU(3, 4, bias=False).all_weights] == [2]
+
+
 def test_an_lstm_learns_to_predict_a_sine():
     torch.manual_seed(0)
     t = np.linspace(0, 8 * np.pi, 201)

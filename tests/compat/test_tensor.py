@@ -58,6 +58,14 @@ def test_dtype_inference_defaults_and_factories():
     assert torch.empty(2, 3).shape == (2, 3) and torch.randint(0, 3, (4,)).dtype == torch.int64
 
 
+def test_randint_high_size_overload():
+    x = torch.randint(5, (2, 3))  # randint(high, size), as word_language_model/generate.py calls it
+    assert x.shape == (2, 3) and x.dtype == torch.int64 and 0 <= x.min().item() and x.max().item() < 5
+    assert torch.randint(3, torch.Size([4]), dtype=torch.int32).dtype == torch.int32
+    assert torch.randint(high=2, size=(3,)).max().item() < 2
+    assert (torch.randint(7, 9, (50,)) >= 7).all()
+
+
 def test_manual_seed_reproducible_streams():
     torch.manual_seed(3)
     a = (torch.rand(3), torch.randn(2), torch.randint(0, 10, (3,)), torch.randperm(4))

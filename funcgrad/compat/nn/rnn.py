@@ -157,6 +157,16 @@ class _RNNBase(Module):
         for p in self.parameters():
             init.uniform_(p, -bound, bound)
 
+    def flatten_parameters(self):
+        """No-op: PyTorch packs the weights into one cuDNN buffer; here each is its own array already."""
+
+    @property
+    def all_weights(self):
+        """Per layer and direction, its parameters in ``_flat_weights_names`` order (PyTorch's list of lists)."""
+        per = 4 if self.bias else 2
+        names = self._flat_weights_names
+        return [[getattr(self, n) for n in names[i:i + per]] for i in range(0, len(names), per)]
+
     def _weights(self, layer, d):
         suffix = f"_l{layer}" + ("_reverse" if d else "")
         get = lambda n: getattr(self, n, None)  # noqa: E731
