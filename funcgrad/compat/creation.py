@@ -89,8 +89,11 @@ def _finish(buf, dtype=None, device=None, requires_grad=False):
     return t
 
 
-def _host_data(data):
-    """Nested lists/tuples/scalars/tensors -> numpy array (PyTorch's inference: floats -> default dtype)."""
+def _host_data(data, exact=False):
+    """Nested lists/tuples/scalars/tensors -> numpy array (PyTorch's inference: floats -> default dtype).
+
+    ``exact``: keep Python floats as float64 (the caller casts to an explicit dtype; no float32 rounding).
+    """
     if isinstance(data, Tensor):
         return backend.to_numpy(data._value)
     if isinstance(data, (list, tuple)) and any(isinstance(d, Tensor) for d in _flat(data)):
@@ -99,9 +102,9 @@ def _host_data(data):
     if host.dtype == object:
         raise TypeError(f"Could not infer dtype of {type(data).__name__} (non-numeric data)")
     if host.dtype.kind == "f" and host.dtype != np.float16:
-        if not isinstance(data, np.ndarray):
+        if not isinstance(data, np.ndarray) and not exact:
             host = host.astype(dtypes.get_default_dtype().dtype)
-    elif host.dtype.kind == "c" and not isinstance(data, np.ndarray):
+    elif host.dtype.kind == "c" and not isinstance(data, np.ndarray) and not exact:
         host = host.astype(np.complex64 if dtypes.get_default_dtype() is dtypes.float32 else np.complex128)
     elif host.dtype.kind in "iu" and not isinstance(data, np.ndarray):
         host = host.astype(np.int64)
@@ -141,7 +144,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
                       "or sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
-    host = _host_data(data)
+    host = _host_data(data, exact=dtype is not None)
     buf = np.array(host, copy=True)
     if device is None and isinstance(data, Tensor):
         device = data.device
@@ -354,9 +357,9 @@ def legacy_new(dtype, args, device=None):
                 if any(s < 0 for s in a.strides):
                     raise ValueError(_NEG_STRIDE)
                 return wrap(a)
-            return _finish(np.array(_host_data(a), dtype=dt.dtype), None, device)
+            return _finish(np.array(_host_data(a, exact=True), dtype=dt.dtype), None, device)
         if isinstance(a, (list, tuple)) or (hasattr(a, "__len__") and not isinstance(a, (int, np.integer))):
-            return _finish(np.array(_host_data(a), dtype=dt.dtype), None, device)
+            return _finish(np.array(_host_data(a, exact=True), dtype=dt.dtype), None, device)
     if all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
         return _finish(np.empty(_shape(args), dt.dtype), None, device)
     raise TypeError(f"new(): invalid arguments {args!r}: expected a size (ints) or data (sequence, ndarray)")

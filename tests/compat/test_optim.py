@@ -232,8 +232,8 @@ def test_lbfgs_solves_a_quadratic_and_keeps_state():
     st = opt.state[x]
     assert 1 < st["n_iter"] < 50 and st["n_iter"] <= st["func_evals"] <= st["n_iter"] + 1
     assert len(st["old_dirs"]) <= 10
-    with pytest.raises(ValueError, match="line_search_fn"):
-        optim.LBFGS([x], line_search_fn="strong_wolfe")
+    with pytest.raises(ValueError, match="line_search_fn='backtracking'.*only 'strong_wolfe'"):
+        optim.LBFGS([x], line_search_fn="backtracking")
     with pytest.raises(ValueError, match="parameter groups"):
         optim.LBFGS([{"params": [x]}, {"params": [nn.Parameter(torch.ones(1))]}])
 

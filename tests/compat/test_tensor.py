@@ -22,6 +22,14 @@ def test_legacy_constructor_shape_vs_data_and_memory():
     assert torch.Tensor().shape == (0,)
 
 
+def test_python_floats_with_an_explicit_dtype_are_not_rounded_through_float32():
+    assert torch.tensor([0.1], dtype=torch.float64).tolist() == [0.1]
+    assert torch.tensor(0.1, dtype=torch.float64).item() == 0.1
+    assert torch.DoubleTensor([0.1]).tolist() == [0.1]
+    assert torch.tensor([1 + 0.1j], dtype=torch.complex128).tolist() == [1 + 0.1j]
+    assert torch.tensor([0.1]).dtype == torch.float32 and torch.tensor([0.1], dtype=torch.float16).dtype == torch.float16
+
+
 def test_tensor_copies_from_numpy_shares_and_negative_strides_raise():
     a = np.arange(3.0)
     t = torch.tensor(a)
