@@ -257,3 +257,21 @@ def test_functional_channel_dropout_and_prelu():
     w = torch.tensor([0.1, 0.2, 0.3, 0.4])
     out = F.prelu(-torch.ones(2, 4, 3), w)
     np.testing.assert_allclose(out.numpy()[0, :, 0], -w.numpy())
+
+
+def test_pad_sequence():
+    pad_sequence = nn.utils.rnn.pad_sequence
+
+    a = torch.ones(3, 2, requires_grad=True)
+    b = torch.full((1, 2), 2.0, requires_grad=True)
+    p = pad_sequence([a, b], batch_first=True, padding_value=-1.0)
+    assert p.shape == (2, 3, 2) and p[1].tolist() == [[2.0, 2.0], [-1.0, -1.0], [-1.0, -1.0]]
+    (p * torch.arange(12.0).view(2, 3, 2)).sum().backward()
+    assert a.grad.tolist() == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]] and b.grad.tolist() == [[6.0, 7.0]]
+    left = pad_sequence([torch.tensor([1, 2, 3]), torch.tensor([4])], padding_side="left")
+    assert left.tolist() == [[1, 0], [2, 0], [3, 4]] and left.dtype == torch.int64
+    assert pad_sequence(torch.ones(2, 3)).shape == (3, 2)  # a tensor is a batch of sequences
+    with pytest.raises(RuntimeError, match="empty"):
+        pad_sequence([])
+    with pytest.raises(RuntimeError, match="trailing"):
+        pad_sequence([torch.ones(2, 3), torch.ones(2, 2)])
