@@ -1,0 +1,108 @@
+"""PyTorch programs written as PyTorch users write them, run with ``python -m funcgrad.compat PROGRAM.py``.
+
+Each program under tests/compat/programs/ is a standalone script (plain ``import torch``,
+argparse, ``if __name__ == '__main__':``, ``.to(device)``, ``torch.save``): user-style
+ones under user/, and ones that follow the structure of the official pytorch/examples
+programs in folders named after them. Each test runs one in a subprocess on data written
+into tmp_path (tests/compat/_program_data.py) and checks from its printed output or the
+files it writes that it trained: the loss fell by a clear margin, or the accuracy beat
+chance by a clear margin.
+"""
+
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tests.compat._program_data import write_corpus
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PROGRAMS = os.path.join(HERE, "programs")
+
+
+def run(program, *args, cwd, timeout=120):
+    """Run programs/PROGRAM through the launcher in ``cwd``; its stdout (the test fails on a non-zero exit)."""
+    os.makedirs(cwd, exist_ok=True)
+    r = subprocess.run([sys.executable, "-m", "funcgrad.compat", os.path.join(PROGRAMS, program), *map(str, args)],
+                       capture_output=True, text=True, cwd=cwd, env=dict(os.environ, PYTHONPATH=ROOT),
+                       timeout=timeout)
+    assert r.returncode == 0, f"{program} exited {r.returncode}\n--- stdout\n{r.stdout}\n--- stderr\n{r.stderr}"
+    return r.stdout
+
+
+def numbers(pattern, text):
+    """Every float captured by ``pattern``'s group in ``text``."""
+    return [float(v) for v in re.findall(pattern, text)]
+
+
+# ---- user-style programs ---------------------------------------------------------------------------------------
+
+def test_char_lstm_language_model(tmp_path):
+    out = run("user/char_lstm.py", "--epochs", 2, "--steps", 20, cwd=tmp_path)
+    start = numbers(r"vocab \d+ val loss (\S+)", out)[0]
+    val = numbers(r"epoch \d+ train loss \S+ val loss (\S+)", out)
+    assert len(val) == 2 and val[-1] < 0.5 * start, out
+    assert numbers(r"restored val loss (\S+)", out) == val[-1:]  # state_dict round trip
+    assert re.search(r"sample: anna .{60}", out) and (tmp_path / "char_lstm.pt").is_file()
+
+
+def test_transformer_encoder_classifier(tmp_path):
+    out = run("user/transformer_classifier.py", "--train-size", 256, "--epochs", 2, cwd=tmp_path)
+    metrics = json.loads((tmp_path / "metrics.json").read_text())
+    assert metrics["accuracy_before"] < 0.45 and metrics["accuracy"] > 0.8, out
+    losses = numbers(r"epoch \d+ loss (\S+)", out)
+    assert len(losses) == 2 and losses[1] < 0.5 * losses[0]
+
+
+def test_gan_learns_a_gaussian(tmp_path):
+    out = run("user/gan.py", "--steps", 300, "--mean", 3.0, "--std", 0.5, cwd=tmp_path)
+    before = numbers(r"before: fake mean (\S+)", out)[0]
+    after, after_std = map(float, re.search(r"after: fake mean (\S+) fake std (\S+)", out).groups())
+    assert abs(before - 3.0) > 2.0 and abs(after - 3.0) < 0.5 and 0.15 < after_std < 1.0, out
+    assert (tmp_path / "gan.pt").is_file()
+
+
+# ---- official-example style programs ---------------------------------------------------------------------------
+
+def test_regression(tmp_path):
+    out = run("regression/main.py", "--max-batches", 400, cwd=tmp_path)
+    first = numbers(r"first loss (\S+)", out)[0]
+    final, batches = re.search(r"final loss (\S+) after (\d+) batches", out).groups()
+    assert float(final) < 1e-3 < first and int(batches) < 400, out
+
+
+def test_time_sequence_prediction_lbfgs(tmp_path):
+    run("time_sequence_prediction/generate_sine_wave.py", "--waves", 12, "--length", 80, cwd=tmp_path)
+    out = run("time_sequence_prediction/train.py", "--steps", 3, "--hidden", 16, "--future", 40, "--max-iter", 8,
+              cwd=tmp_path)
+    train = numbers(r"(?m)^loss: (\S+)", out)
+    test = numbers(r"test loss: (\S+)", out)
+    assert len(test) == 3 and train[-1] < 0.1 * train[0] and test[-1] < 0.1 * test[0], out
+    pred = np.load(tmp_path / "predict2.npy")
+    assert pred.shape == (3, 79 + 40) and pred.dtype == np.float64 and np.isfinite(pred).all()
+
+
+@pytest.mark.parametrize("model, extra", [("LSTM", ["--tied"]),
+                                          ("Transformer", ["--lr", 1, "--nhid", 64])])
+def test_word_language_model_then_generate(tmp_path, model, extra):
+    write_corpus(tmp_path / "data")
+    out = run("word_language_model/main.py", "--data", "data", "--model", model, "--emsize", 32, "--nhid", 32,
+              "--nlayers", 1, "--epochs", 3, "--bptt", 20, "--batch_size", 10, "--dropout", 0.1, "--clip", 1,
+              "--save", "lm.pt", *extra, cwd=tmp_path)
+    vocab = int(re.search(r"vocabulary (\d+)", out).group(1))
+    start = numbers(r"start \| valid loss\s+(\S+)", out)[0]
+    valid = numbers(r"end of epoch.*valid loss\s+(\S+)", out)
+    test_ppl = numbers(r"End of training \| test loss\s+\S+ \| test ppl\s+(\S+)", out)[0]
+    assert abs(start - math.log(vocab)) < 0.3 and valid[-1] < 0.6 * start and test_ppl < vocab / 5, out
+    gen = run("word_language_model/generate.py", "--data", "data", "--checkpoint", "lm.pt", "--words", 40,
+              cwd=tmp_path)
+    assert "| Generated 0/40 words" in gen
+    words = (tmp_path / "generated.txt").read_text().split()
+    known = set((tmp_path / "data" / "train.txt").read_text().split()) | {"<eos>"}
+    assert len(words) == 40 and set(words) <= known
