@@ -3,10 +3,11 @@
 :class:`TorchAliasFinder` (first on ``sys.meta_path``) resolves ``torch`` to
 ``funcgrad.compat`` and every ``torch.X.Y`` to ``funcgrad.compat.X.Y``, so
 ``import torch.nn as nn`` and ``from torch.utils.data import DataLoader`` get
-the compat modules themselves (one module object under both names). A
+the compat modules themselves (one module object under both names); likewise
+``torchvision`` and ``torchvision.*`` resolve to ``funcgrad.compat.vision``. A
 ``torch.*`` module funcgrad.compat does not provide raises ModuleNotFoundError
-naming it; so do ``torchvision``, ``torchaudio`` and ``torchtext``, which would
-otherwise load against the wrong ``torch``.
+naming it; so do ``torchaudio`` and ``torchtext``, which would otherwise load
+against the wrong ``torch``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ import runpy
 import sys
 
 TARGET = "funcgrad.compat"
-NOT_PROVIDED = ("torchvision", "torchaudio", "torchtext")
+ALIASES = {"torch": TARGET, "torchvision": TARGET + ".vision"}  # top-level name -> the module it resolves to
+DOCS = {"torch": "docs/compat-nn.md, 'Running PyTorch scripts'", "torchvision": "docs/compat-vision.md"}
+NOT_PROVIDED = ("torchaudio", "torchtext")
 NAMESPACES = ("torch.cuda",)
 
 
@@ -35,16 +38,17 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 class TorchAliasFinder(importlib.abc.MetaPathFinder):
-    """Maps ``torch`` and ``torch.*`` onto ``funcgrad.compat`` and ``funcgrad.compat.*``."""
+    """Maps ``torch`` / ``torch.*`` onto ``funcgrad.compat`` / ``funcgrad.compat.*`` (and ``torchvision``
+    onto ``funcgrad.compat.vision``)."""
 
     def find_spec(self, fullname, path=None, target=None):
         top = fullname.partition(".")[0]
         if top in NOT_PROVIDED:
             raise ModuleNotFoundError(f"No module named {fullname!r}: funcgrad.compat provides torch, "
                                       f"not {top}", name=fullname)
-        if top != "torch":
+        if top not in ALIASES:
             return None
-        real = TARGET + fullname[len("torch"):]
+        real = ALIASES[top] + fullname[len(top):]
         try:
             module = importlib.import_module(real)
         except ModuleNotFoundError as e:
@@ -54,7 +58,7 @@ class TorchAliasFinder(importlib.abc.MetaPathFinder):
                 module = getattr(importlib.import_module(TARGET), fullname.partition(".")[2])
                 return importlib.util.spec_from_loader(fullname, _AliasLoader(module))
             raise ModuleNotFoundError(f"No module named {fullname!r}: funcgrad.compat does not provide it "
-                                      f"(see docs/compat-nn.md, 'Running PyTorch scripts')", name=fullname) from None
+                                      f"(see {DOCS[top]})", name=fullname) from None
         return importlib.util.spec_from_loader(fullname, _AliasLoader(module),
                                                is_package=hasattr(module, "__path__"))
 
@@ -64,7 +68,7 @@ def install():
     for finder in sys.meta_path:
         if isinstance(finder, TorchAliasFinder):
             return finder
-    stale = [m for m in sys.modules if m.partition(".")[0] == "torch"]
+    stale = [m for m in sys.modules if m.partition(".")[0] in ALIASES]
     if stale:
         raise RuntimeError(f"the real torch is already imported ({', '.join(sorted(stale)[:3])}, ...); "
                            "install the funcgrad.compat alias before anything imports torch")

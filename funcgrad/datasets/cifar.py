@@ -18,7 +18,7 @@ import numpy as np
 
 from ._errors import DatasetError, list_files
 
-__all__ = ["load_cifar10", "read_cifar_batch", "CIFAR10_CLASSES"]
+__all__ = ["load_cifar10", "read_cifar_batch", "read_cifar_meta", "CIFAR10_CLASSES"]
 
 CIFAR10_CLASSES = (
     "airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck",
@@ -57,27 +57,37 @@ def _unpickle(file: pathlib.Path):
     return {k.decode("latin1") if isinstance(k, bytes) else k: v for k, v in obj.items()}
 
 
-def read_cifar_batch(file) -> tuple[np.ndarray, np.ndarray]:
-    """One batch file -> (images N x 3 x 32 x 32 uint8, labels N int64)."""
+def read_cifar_batch(file, labels_key: str = "labels", num_classes: int = 10) -> tuple[np.ndarray, np.ndarray]:
+    """One batch file -> (images N x 3 x 32 x 32 uint8, labels N int64).
+
+    CIFAR-100's ``train``/``test`` files keep their labels under ``fine_labels`` (100 classes)."""
     file = pathlib.Path(file)
     d = _unpickle(file)
-    if "data" not in d or "labels" not in d:
+    if "data" not in d or labels_key not in d:
         raise DatasetError(
-            f"{str(file)!r} is not a CIFAR-10 python batch (keys {sorted(map(str, d))}, "
-            "expected 'data' and 'labels')"
+            f"{str(file)!r} is not a CIFAR python batch (keys {sorted(map(str, d))}, "
+            f"expected 'data' and {labels_key!r})"
         )
-    data, labels = d["data"], np.asarray(d["labels"])
+    data, labels = d["data"], np.asarray(d[labels_key])
     if (
         not isinstance(data, np.ndarray) or data.dtype != np.uint8 or data.ndim != 2
         or data.shape[1] != 3 * 32 * 32 or labels.shape != (len(data),) or labels.dtype.kind not in "iu"
     ):
         raise DatasetError(
-            f"CIFAR-10 batch {str(file)!r} holds data {getattr(data, 'shape', type(data).__name__)} "
+            f"CIFAR batch {str(file)!r} holds data {getattr(data, 'shape', type(data).__name__)} "
             f"{getattr(data, 'dtype', '')} and {labels.shape} labels; expected N x 3072 uint8 and N integer labels"
         )
-    if labels.size and (labels.min() < 0 or labels.max() > 9):
-        raise DatasetError(f"CIFAR-10 batch {str(file)!r} has labels outside 0..9")
+    if labels.size and (labels.min() < 0 or labels.max() >= num_classes):
+        raise DatasetError(f"CIFAR batch {str(file)!r} has labels outside 0..{num_classes - 1}")
     return data.reshape(-1, 3, 32, 32), labels.astype(np.int64)
+
+
+def read_cifar_meta(file, key: str = "label_names") -> tuple | None:
+    """The class names stored under ``key`` in a ``batches.meta`` / ``meta`` file (None if absent)."""
+    names = _unpickle(pathlib.Path(file)).get(key)
+    if not isinstance(names, list) or not names:
+        return None
+    return tuple(n.decode("latin1") if isinstance(n, bytes) else str(n) for n in names)
 
 
 def _batch_files(folder: pathlib.Path):
@@ -114,9 +124,9 @@ def load_cifar10(folder, name: str = "cifar10"):
     x_test, y_test = read_cifar_batch(test[0])
     classes = CIFAR10_CLASSES
     if meta:
-        names = _unpickle(meta[0]).get("label_names")
-        if isinstance(names, list) and len(names) == 10:
-            classes = tuple(n.decode("latin1") if isinstance(n, bytes) else str(n) for n in names)
+        names = read_cifar_meta(meta[0])
+        if names is not None and len(names) == 10:
+            classes = names
 
     def images(a):
         return a.astype(np.float32) / np.float32(255.0)

@@ -177,12 +177,47 @@ def test_no_arguments_prints_usage_exit_2():
 
 
 @pytest.mark.parametrize("stmt, missing", [("import torch.distributed", "torch.distributed"),
-                                           ("import torchvision", "torchvision")])
+                                           ("import torchaudio", "torchaudio"),
+                                           ("import torchtext", "torchtext"),
+                                           ("import torchvision.io", "torchvision.io")])
 def test_unprovided_modules_name_themselves(tmp_path, stmt, missing):
     r = launch(tmp_path, stmt + "\n")
     assert r.returncode == 1
     last = r.stderr.strip().splitlines()[-1]
     assert last.startswith("ModuleNotFoundError") and repr(missing) in last
+
+
+VISION = """
+import sys
+import torch
+import torchvision
+import torchvision.transforms as transforms
+import torchvision.transforms.functional as TF
+from torchvision import datasets
+from torchvision.datasets import FakeData
+from torchvision.utils import save_image
+from torch.utils.data import DataLoader
+
+assert torchvision.transforms is transforms is sys.modules["funcgrad.compat.vision.transforms"]
+assert datasets.FakeData is FakeData and TF.to_tensor is transforms.functional.to_tensor
+assert type(torch.ones(1)).__module__.startswith("funcgrad.compat")
+tf = transforms.Compose([transforms.RandomHorizontalFlip(), transforms.ToTensor(),
+                         transforms.Normalize((0.5,), (0.5,))])
+loader = DataLoader(FakeData(size=8, image_size=(1, 6, 6), num_classes=3, transform=tf), batch_size=4)
+net = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(36, 3))
+for x, y in loader:
+    loss = torch.nn.functional.cross_entropy(net(x), y)
+    loss.backward()
+save_image(x * 0.5 + 0.5, "grid.png", nrow=2)
+print("batch", tuple(x.shape), y.dtype, f"loss {loss.item():.3f}", torchvision.__version__)
+"""
+
+
+def test_torchvision_resolves_to_compat_vision(tmp_path):
+    r = launch(tmp_path, VISION)
+    assert r.returncode == 0, r.stderr
+    assert "batch (4, 1, 6, 6) torch.int64 loss" in r.stdout
+    assert (tmp_path / "grid.png").is_file()
 
 
 WORKERS = """
