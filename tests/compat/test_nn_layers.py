@@ -275,3 +275,29 @@ def test_pad_sequence():
         pad_sequence([])
     with pytest.raises(RuntimeError, match="trailing"):
         pad_sequence([torch.ones(2, 3), torch.ones(2, 2)])
+
+
+@pytest.mark.parametrize("make", [
+    lambda ip: nn.LeakyReLU(0.2, inplace=ip), lambda ip: nn.ELU(inplace=ip), lambda ip: nn.SiLU(ip),
+    lambda ip: nn.ReLU6(ip), lambda ip: nn.Hardtanh(inplace=ip), lambda ip: nn.ReLU(ip),
+    lambda ip: (lambda t: F.leaky_relu(t, 0.2, inplace=ip)), lambda ip: (lambda t: F.elu(t, inplace=ip)),
+    lambda ip: (lambda t: F.dropout(t, 0.5, True, inplace=ip))])
+def test_inplace_activations_backward_as_out_of_place(make):
+    # DCGAN's Discriminator: Conv2d -> BatchNorm2d -> LeakyReLU(0.2, inplace=True)
+    x = torch.randn(4, 3, 6, 6)
+    grads = []
+    for ip in (False, True):
+        torch.manual_seed(0)
+        conv, bn = nn.Conv2d(3, 5, 3), nn.BatchNorm2d(5)
+        y = make(ip)(bn(conv(x)))
+        (y * y).sum().backward()
+        grads.append(conv.weight.grad.numpy())
+    np.testing.assert_allclose(grads[1], grads[0], rtol=1e-5, atol=1e-6)
+
+
+def test_inplace_functional_underscore_variants():
+    x = torch.tensor([-2.0, 0.5, 3.0])
+    assert F.leaky_relu_(x.clone(), 0.5).tolist() == [-1.0, 0.5, 3.0]
+    assert F.hardtanh_(x.clone()).tolist() == [-1.0, 0.5, 1.0]
+    y = x.clone()
+    assert F.elu_(y) is y and y[1].item() == 0.5

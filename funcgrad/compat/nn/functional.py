@@ -16,8 +16,8 @@ import warnings
 from ...nn import functional as _F
 from ...nn.functional import (  # noqa: F401
     adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d, avg_pool2d, conv1d, conv2d, conv3d, conv_transpose1d,
-    conv_transpose2d, elu, gelu, group_norm, hardtanh, huber_loss, layer_norm, leaky_relu, linear, log_sigmoid,
-    relu6, silu, smooth_l1_loss as _smooth_l1, softplus,
+    conv_transpose2d, gelu, group_norm, huber_loss, layer_norm, linear, log_sigmoid, smooth_l1_loss as _smooth_l1,
+    softplus,
 )
 from ..grad_mode import no_grad
 
@@ -28,7 +28,7 @@ __all__ = [
     "log_softmax", "softmin", "dropout", "embedding", "one_hot", "batch_norm", "max_pool1d", "max_pool2d",
     "mse_loss", "l1_loss", "smooth_l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "kl_div", "normalize", "pad", "logsigmoid", "relu_", "pairwise_distance",
-    "cosine_similarity", "dropout1d", "dropout2d", "prelu", "instance_norm",
+    "cosine_similarity", "dropout1d", "dropout2d", "prelu", "instance_norm", "leaky_relu_", "elu_", "hardtanh_",
 ]
 
 
@@ -40,6 +40,44 @@ def relu(input, inplace=False):
 
 def relu_(input):
     return input.relu_()
+
+
+def _written(input, out, inplace):
+    """``out``, or (``inplace``) ``out`` written into ``input`` (its history rebased, as PyTorch's ``op_``)."""
+    return input.copy_(out) if inplace else out
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _written(input, _F.leaky_relu(input, negative_slope), inplace)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, True)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _written(input, _F.elu(input, alpha), inplace)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, True)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return _written(input, _F.hardtanh(input, min_val, max_val), inplace)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, True)
+
+
+def relu6(input, inplace=False):
+    return _written(input, _F.relu6(input), inplace)
+
+
+def silu(input, inplace=False):
+    # x * sigmoid(x) keeps x for backward: in place it works on a copy, as PyTorch's silu_ saves the original
+    return _written(input, _F.silu(input.clone() if inplace else input), inplace)
 
 
 def sigmoid(input):
