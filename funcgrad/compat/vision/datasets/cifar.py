@@ -80,7 +80,13 @@ class CIFAR10(VisionDataset):
             return
         try:
             with tarfile.open(archive, "r:gz") as tar:
-                tar.extractall(self.root, filter="data")
+                if hasattr(tarfile, "data_filter"):  # Python >= 3.12 (and recent 3.10/3.11 releases)
+                    tar.extractall(self.root, filter="data")
+                else:
+                    for m in tar.getmembers():
+                        if not (m.isfile() or m.isdir()) or os.path.isabs(m.name) or ".." in m.name.split("/"):
+                            raise tarfile.TarError(f"refusing the archive member {m.name!r}")
+                    tar.extractall(self.root)
         except (tarfile.TarError, OSError, EOFError) as e:
             raise RuntimeError(f"cannot extract {archive}: {e}; download it again from {self.url}") from None
 
