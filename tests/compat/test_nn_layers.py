@@ -252,8 +252,16 @@ def test_functional_channel_dropout_and_prelu():
     y = F.dropout1d(x, 0.5).numpy()
     assert (y.std(-1) == 0).all() and set(np.unique(y)) <= {0.0, 2.0}
     assert F.dropout2d(x, 0.5, training=False) is x
-    with pytest.raises(ValueError, match="Expected 3D or 4D input"):
-        F.dropout2d(torch.ones(2, 2), 0.5)
+    # PyTorch 2.x reads any input as (N, C, *): 2-D (N, C) drops single elements, with a warning
+    # (mnist_rnn's Dropout2d after an LSTM), 3-D is (N, C, L); under 2-D it raises
+    with pytest.warns(UserWarning, match="Received a 2-D input to dropout2d"):
+        y2 = F.dropout2d(torch.ones(40, 50), 0.5).numpy()
+    assert set(np.unique(y2)) == {0.0, 2.0} and 0 < (y2[:, 1:] != y2[:, :-1]).sum()
+    with pytest.warns(UserWarning, match="interpreted as shape \\(N, C, L\\)"):
+        y3 = F.dropout2d(torch.ones(6, 7, 5), 0.5).numpy()
+    assert (y3.std(-1) == 0).all() and 0 < y3[..., 0].std()
+    with pytest.raises(RuntimeError, match="at least 2 dimensions"):
+        F.dropout2d(torch.ones(3), 0.5)
     w = torch.tensor([0.1, 0.2, 0.3, 0.4])
     out = F.prelu(-torch.ones(2, 4, 3), w)
     np.testing.assert_allclose(out.numpy()[0, :, 0], -w.numpy())
