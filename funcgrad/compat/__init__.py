@@ -9,6 +9,7 @@ vjp rule accepts Tensors, so gradients (to any order, with
 
 from __future__ import annotations
 
+import builtins as _builtins
 import math as _math
 
 from . import dtypes as _dtypes
@@ -44,7 +45,8 @@ from .settings import (  # noqa: E402,F401
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)
 Tensor.multinomial = multinomial
-Tensor.T = property(lambda self: self.permute(*reversed(range(self.dim()))))
+# the builtin range: this module's own ``range`` is torch.range
+Tensor.T = property(lambda self: self.permute(*reversed(_builtins.range(self.dim()))))
 Tensor.mT = property(lambda self: self.transpose(-2, -1))
 Tensor.H = Tensor.mH = property(lambda self: self.transpose(-2, -1) if self.dim() == 2 else self)
 Tensor.real = property(lambda self: self)

@@ -261,3 +261,11 @@ def test_tensor_subclass_for_parameters():
     assert isinstance(p, torch.Tensor) and p.requires_grad and p.is_leaf
     (p * 3).sum().backward()
     assert p.grad.tolist() == [3.0, 3.0]
+
+
+def test_T_reverses_the_dimensions():
+    w = torch.arange(6.0).view(2, 3).requires_grad_()
+    assert w.T.shape == (3, 2) and w.T.tolist() == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
+    (torch.mm(torch.ones(1, 2), w) @ w.T).sum().backward()  # mnist_forward_forward: x @ self.weight.T
+    assert w.grad.shape == (2, 3)
+    assert torch.ones(2, 3, 4).T.shape == (4, 3, 2) and torch.ones(5).T.shape == (5,)
