@@ -19,19 +19,24 @@ import sys
 import numpy as np
 import pytest
 
-from tests.compat._program_data import write_corpus
+from tests.compat._program_data import write_corpus, write_mnist
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PROGRAMS = os.path.join(HERE, "programs")
 
 
-def run(program, *args, cwd, timeout=120):
+# numpy's BLAS on one thread: these programs' small matrices gain nothing from more, and on a busy
+# 2-core machine two threads per program (two programs at a time under xdist) made them 5x slower
+ONE_THREAD = {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+
+
+def run(program, *args, cwd, timeout=180):
     """Run programs/PROGRAM through the launcher in ``cwd``; its stdout (the test fails on a non-zero exit)."""
     os.makedirs(cwd, exist_ok=True)
+    env = {**ONE_THREAD, **os.environ, "PYTHONPATH": ROOT}
     r = subprocess.run([sys.executable, "-m", "funcgrad.compat", os.path.join(PROGRAMS, program), *map(str, args)],
-                       capture_output=True, text=True, cwd=cwd, env=dict(os.environ, PYTHONPATH=ROOT),
-                       timeout=timeout)
+                       capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
     assert r.returncode == 0, f"{program} exited {r.returncode}\n--- stdout\n{r.stdout}\n--- stderr\n{r.stderr}"
     return r.stdout
 
@@ -106,3 +111,84 @@ def test_word_language_model_then_generate(tmp_path, model, extra):
     words = (tmp_path / "generated.txt").read_text().split()
     known = set((tmp_path / "data" / "train.txt").read_text().split()) | {"<eos>"}
     assert len(words) == 40 and set(words) <= known
+
+
+# ---- programs on MNIST (torchvision.datasets.MNIST over IDX files written into tmp_path/data) ----------------
+
+@pytest.fixture
+def mnist_cwd(tmp_path):
+    """A working folder whose ``../data`` (and ``./data``) hold MNIST in torchvision's raw IDX layout."""
+    write_mnist(tmp_path / "data", n_train=256, n_test=128)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "data").symlink_to(tmp_path / "data")  # mnist_forward_forward reads ./data
+    return work
+
+
+@pytest.mark.slow
+def test_mnist_cnn_adadelta_steplr(mnist_cwd):
+    out = run("mnist/main.py", "--epochs", 1, "--batch-size", 8, "--log-interval", 8, "--save-model", cwd=mnist_cwd)
+    losses = numbers(r"Loss: (\S+)", out)
+    loss, correct, total = re.search(r"Average loss: (\S+), Accuracy: (\d+)/(\d+)", out).groups()
+    assert int(total) == 128 and int(correct) / 128 > 0.3 and float(loss) < 0.8 * math.log(10), out
+    assert len(losses) == 4 and losses[-1] < losses[0]
+    assert (mnist_cwd / "mnist_cnn.pt").is_file()
+
+
+def test_mnist_rnn(mnist_cwd):
+    out = run("mnist_rnn/main.py", "--epochs", 2, "--batch-size", 16, "--lr", 1.0, "--log-interval", 8,
+              "--save-model", cwd=mnist_cwd)
+    results = re.findall(r"Average loss: (\S+), Accuracy: (\d+)/128", out)
+    (loss1, _), (loss2, correct) = results
+    assert float(loss2) < float(loss1) < math.log(10) + 0.1 and int(correct) / 128 > 0.3, out
+    assert (mnist_cwd / "mnist_rnn.pt").is_file()
+
+
+def test_vae_reconstructs_and_samples(mnist_cwd):
+    from PIL import Image  # noqa: PLC0415
+
+    out = run("vae/main.py", "--epochs", 2, "--batch-size", 32, cwd=mnist_cwd)
+    test_losses = numbers(r"Test set loss: (\S+)", out)
+    assert len(test_losses) == 3 and test_losses[-1] < 0.7 * test_losses[0], out  # before training, 2 epochs
+    results = mnist_cwd / "results"
+    with Image.open(results / "reconstruction_2.png") as im:
+        assert im.size == (8 * 30 + 2, 2 * 30 + 2)  # 8 originals over 8 reconstructions, 2-pixel padding
+    with Image.open(results / "sample_2.png") as im:
+        assert im.size == (8 * 30 + 2, 8 * 30 + 2)
+
+
+@pytest.mark.slow
+def test_mnist_forward_forward(mnist_cwd):
+    out = run("mnist_forward_forward/main.py", "--epochs", 100, "--train_size", 64, "--test_size", 100, "--lr", 0.1,
+              "--log-interval", 25, cwd=mnist_cwd)
+    before = numbers(r"train error before training: (\S+)", out)[0]
+    after = numbers(r"train error: (\S+)", out)[0]
+    layer_losses = numbers(r"Loss:\s+(\S+)", out)
+    assert len(layer_losses) == 8 and layer_losses[3] < 0.75 * layer_losses[0], out
+    assert before > 0.7 and after < before - 0.15, out
+
+
+@pytest.mark.slow
+def test_dcgan_fake_data_dry_run_and_resume(tmp_path):
+    args = ["--dataset", "fake", "--dry-run", "--batchSize", 8, "--ngf", 8, "--ndf", 8, "--nz", 16, "--manualSeed", 1,
+            "--outf", "out"]
+    out = run("dcgan/main.py", *args, cwd=tmp_path)
+    step = re.search(r"\[0/1\]\[0/125\] Loss_D: (\S+) Loss_G: (\S+) D\(x\): (\S+) D\(G\(z\)\): (\S+) / (\S+)", out)
+    assert step, out
+    loss_d, loss_g, d_x, d_g_z1, d_g_z2 = map(float, step.groups())
+    assert d_g_z2 < d_g_z1 and abs(loss_d - (-math.log(d_x) - math.log(1 - d_g_z1))) < 0.3, out  # D's step helped
+    for name in ("real_samples.png", "fake_samples_epoch_000.png", "netG_epoch_0.pth", "netD_epoch_0.pth"):
+        assert (tmp_path / "out" / name).is_file(), name
+    out = run("dcgan/main.py", *args, "--netG", "out/netG_epoch_0.pth", "--netD", "out/netD_epoch_0.pth", cwd=tmp_path)
+    assert "Loss_D" in out and "ConvTranspose2d(16, 64, kernel_size=(4, 4), stride=(1, 1), bias=False)" in out
+
+
+@pytest.mark.slow
+def test_siamese_network_on_resnet18(tmp_path):
+    write_mnist(tmp_path / "data", n_train=64, n_test=32)
+    out = run("siamese_network/main.py", "--epochs", 1, "--batch-size", 8, "--dry-run", "--save-model",
+              cwd=tmp_path / "work")
+    loss = numbers(r"Loss: (\S+)", out)
+    assert len(loss) == 1 and abs(loss[0] - math.log(2)) < 0.3, out  # one step from a near-even start
+    assert re.search(r"Accuracy: \d+/32", out)
+    assert (tmp_path / "work" / "siamese_network.pt").is_file()
