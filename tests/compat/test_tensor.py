@@ -269,3 +269,12 @@ def test_T_reverses_the_dimensions():
     (torch.mm(torch.ones(1, 2), w) @ w.T).sum().backward()  # mnist_forward_forward: x @ self.weight.T
     assert w.grad.shape == (2, 3)
     assert torch.ones(2, 3, 4).T.shape == (4, 3, 2) and torch.ones(5).T.shape == (5,)
+
+
+def test_one_element_integer_tensors_as_slice_bounds():
+    x = torch.arange(6)
+    assert x[:torch.tensor(2)].tolist() == [0, 1] and x[torch.tensor(1):torch.tensor([4])].tolist() == [1, 2, 3]
+    x[:torch.tensor(2)] = 9
+    assert x.tolist() == [9, 9, 2, 3, 4, 5]
+    with pytest.raises(TypeError, match="only integer tensors"):
+        x[:torch.tensor(2.0)]
