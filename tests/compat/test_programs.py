@@ -57,8 +57,10 @@ def test_char_lstm_language_model(tmp_path):
     assert re.search(r"sample: anna .{60}", out) and (tmp_path / "char_lstm.pt").is_file()
 
 
-def test_transformer_encoder_classifier(tmp_path):
-    out = run("user/transformer_classifier.py", "--train-size", 256, "--epochs", 2, cwd=tmp_path)
+@pytest.mark.parametrize("model", ["transformer", "lstm"])
+def test_sequence_classifier(tmp_path, model):
+    out = run("user/sequence_classifier.py", "--model", model, "--train-size", 256, "--epochs", 2, "--lr", 1e-2,
+              cwd=tmp_path)
     metrics = json.loads((tmp_path / "metrics.json").read_text())
     assert metrics["accuracy_before"] < 0.45 and metrics["accuracy"] > 0.8, out
     losses = numbers(r"epoch \d+ loss (\S+)", out)
