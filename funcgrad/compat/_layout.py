@@ -36,6 +36,7 @@ LAYOUT = {
     "pooling": ("_MaxPoolNd", "MaxPool1d", "MaxPool2d", "_AvgPoolNd", "AvgPool1d", "AvgPool2d",
                 "AdaptiveAvgPool1d", "AdaptiveAvgPool2d"),
     "flatten": ("Flatten", "Unflatten"),
+    "pixelshuffle": ("PixelShuffle", "PixelUnshuffle"),
 }
 
 

@@ -309,3 +309,18 @@ def test_inplace_functional_underscore_variants():
     assert F.hardtanh_(x.clone()).tolist() == [-1.0, 0.5, 1.0]
     y = x.clone()
     assert F.elu_(y) is y and y[1].item() == 0.5
+
+
+def test_pixel_shuffle_and_unshuffle():
+    x = torch.arange(2 * 8 * 2 * 3, dtype=torch.float64).view(2, 8, 2, 3).requires_grad_()
+    y = nn.PixelShuffle(2)(x)
+    # out[n, c, h*r + i, w*r + j] = in[n, c*r*r + i*r + j, h, w]
+    want = x.detach().numpy().reshape(2, 2, 2, 2, 2, 3).transpose(0, 1, 4, 2, 5, 3).reshape(2, 2, 4, 6)
+    assert y.shape == (2, 2, 4, 6) and np.array_equal(y.detach().numpy(), want)
+    assert torch.equal(nn.PixelUnshuffle(2)(y), x) and repr(nn.PixelShuffle(2)) == "PixelShuffle(upscale_factor=2)"
+    (y * torch.arange(96.0, dtype=torch.float64).view(2, 2, 4, 6)).sum().backward()
+    assert np.array_equal(x.grad.numpy(), np.arange(96.0).reshape(2, 2, 2, 2, 3, 2)
+                          .transpose(0, 1, 3, 5, 2, 4).reshape(2, 8, 2, 3))
+    assert F.pixel_shuffle(torch.ones(5, 2, 9, 1, 1), 3).shape == (5, 2, 1, 3, 3)  # extra leading dims
+    with pytest.raises(RuntimeError, match="divisible"):
+        F.pixel_shuffle(torch.ones(1, 3, 2, 2), 2)

@@ -29,6 +29,7 @@ __all__ = [
     "mse_loss", "l1_loss", "smooth_l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "kl_div", "normalize", "pad", "logsigmoid", "relu_", "pairwise_distance",
     "cosine_similarity", "dropout1d", "dropout2d", "prelu", "instance_norm", "leaky_relu_", "elu_", "hardtanh_",
+    "pixel_shuffle", "pixel_unshuffle",
 ]
 
 
@@ -177,6 +178,33 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
                       "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
                       "dropout1d instead.", stacklevel=2)
     return _channel_dropout(input, p, training, inplace, nd - 2, "dropout2d")
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(*, C r^2, H, W) -> (*, C, H r, W r): sub-pixel convolution's rearrangement (a view and a permute)."""
+    r = int(upscale_factor)
+    if input.dim() < 3 or input.shape[-3] % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's channel dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={input.shape[-3] if input.dim() >= 3 else None} "
+                           f"is not divisible by {r * r}")
+    *lead, c, h, w = input.shape
+    n = len(lead)
+    x = input.reshape(*lead, c // (r * r), r, r, h, w)
+    x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
+    return x.reshape(*lead, c // (r * r), h * r, w * r)
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(*, C, H r, W r) -> (*, C r^2, H, W): the inverse of ``pixel_shuffle``."""
+    r = int(downscale_factor)
+    if input.dim() < 3 or input.shape[-1] % r or input.shape[-2] % r:
+        raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor {r}, "
+                           f"got shape {tuple(input.shape)}")
+    *lead, c, h, w = input.shape
+    n = len(lead)
+    x = input.reshape(*lead, c, h // r, r, w // r, r)
+    x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
+    return x.reshape(*lead, c * r * r, h // r, w // r)
 
 
 def prelu(input, weight):
