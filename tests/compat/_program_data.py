@@ -4,6 +4,8 @@
 reads: funcgrad's embedded 8x8 digits blown up to 28x28 (3x3 pixel blocks, a 2-pixel
 border), so a classifier has something real to learn. ``write_corpus(folder)`` writes
 ``train.txt``/``valid.txt``/``test.txt`` of sentences from a small grammar.
+``write_bsds(root)`` writes ``root/BSDS300/images/{train,test}/*.jpg``: smooth random colour
+images (bilinear blow-ups of 6x6 noise) for the super-resolution example.
 
 ``python tests/compat/_program_data.py mnist|corpus FOLDER`` writes them by hand
 (to run the programs under real PyTorch for comparison).
@@ -75,6 +77,20 @@ def write_corpus(folder, n_train=400, n_eval=60):
     return folder
 
 
+def write_bsds(root, n_train=32, n_test=8, size=64):
+    """BSDS300's layout with small smooth JPEGs (``size`` x ``size``): learnable by a super-resolution net."""
+    from PIL import Image  # noqa: PLC0415
+
+    rng = np.random.default_rng(0)
+    for split, n in (("train", n_train), ("test", n_test)):
+        folder = os.path.join(root, "BSDS300", "images", split)
+        os.makedirs(folder, exist_ok=True)
+        for i in range(n):
+            small = Image.fromarray(rng.integers(0, 256, (6, 6, 3), dtype=np.uint8))
+            small.resize((size, size), Image.BILINEAR).save(os.path.join(folder, f"{i:03d}.jpg"), quality=95)
+    return root
+
+
 if __name__ == "__main__":
     kind, folder = sys.argv[1:3]
-    {"mnist": write_mnist, "corpus": write_corpus}[kind](folder)
+    {"mnist": write_mnist, "corpus": write_corpus, "bsds": write_bsds}[kind](folder)

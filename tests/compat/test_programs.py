@@ -19,7 +19,7 @@ import sys
 import numpy as np
 import pytest
 
-from tests.compat._program_data import write_corpus, write_mnist
+from tests.compat._program_data import write_bsds, write_corpus, write_mnist
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -195,3 +195,17 @@ def test_siamese_network_on_resnet18(tmp_path):
     assert len(loss) == 1 and abs(loss[0] - math.log(2)) < 0.3, out  # one step from a near-even start
     assert re.search(r"Accuracy: \d+/32", out)
     assert (tmp_path / "work" / "siamese_network.pt").is_file()
+
+
+def test_super_resolution_then_super_resolve(tmp_path):
+    from PIL import Image  # noqa: PLC0415
+
+    write_bsds(tmp_path / "dataset")
+    out = run("super_resolution/main.py", "--upscale_factor", 3, "--crop_size", 48, "--batchSize", 8, "--nEpochs", 3,
+              "--lr", 0.003, "--threads", 0, cwd=tmp_path)
+    psnr = numbers(r"Avg. PSNR: (\S+) dB", out)
+    assert len(psnr) == 4 and psnr[-1] > psnr[0] + 6, out  # before training, then after each epoch
+    out = run("super_resolution/super_resolve.py", "--input_image", "dataset/BSDS300/images/test/000.jpg",
+              "--model", "model_epoch_3.pth", "--output_filename", "out.png", cwd=tmp_path)
+    with Image.open(tmp_path / "out.png") as im:
+        assert im.size == (192, 192) and im.mode == "RGB"
