@@ -75,6 +75,16 @@ def test_gan_learns_a_gaussian(tmp_path):
     assert (tmp_path / "gan.pt").is_file()
 
 
+def test_mini_gpt_trains_resumes_and_samples(tmp_path):
+    out = run("user/mini_gpt.py", "--max-iters", 120, "--eval-interval", 40, cwd=tmp_path)
+    val = numbers(r"val loss (\S+)", out)
+    assert len(val) == 4 and val[-1] < 0.4 * val[0], out
+    assert re.search(r"sample: .{41}", out)
+    out = run("user/mini_gpt.py", "--max-iters", 10, "--eval-interval", 10, cwd=tmp_path)  # resumes ckpt.pt
+    assert "resumed from iteration 120" in out
+    assert numbers(r"val loss (\S+)", out)[-1] < 0.5 * val[0], out
+
+
 # ---- official-example style programs ---------------------------------------------------------------------------
 
 def test_regression(tmp_path):
