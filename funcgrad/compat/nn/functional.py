@@ -45,7 +45,7 @@ def relu_(input):
 
 def _written(input, out, inplace):
     """``out``, or (``inplace``) ``out`` written into ``input`` (its history rebased, as PyTorch's ``op_``)."""
-    return input.copy_(out) if inplace else out
+    return _written(input, out, inplace)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -134,7 +134,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     else:
         keep = rand(tuple(input.shape), dtype=input.dtype, device=input.device) >= p
         out = input * keep * (1.0 / (1.0 - p))
-    return input.copy_(out) if inplace else out
+    return _written(input, out, inplace)
 
 
 def _channel_dropout(input, p, training, inplace, nd, name):
@@ -147,7 +147,7 @@ def _channel_dropout(input, p, training, inplace, nd, name):
     lead = tuple(input.shape[:input.dim() - nd])
     mask = dropout(ones(lead + (1,) * nd, dtype=input.dtype, device=input.device), p)
     out = input * mask
-    return input.copy_(out) if inplace else out
+    return _written(input, out, inplace)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
