@@ -45,7 +45,7 @@ def relu_(input):
 
 def _written(input, out, inplace):
     """``out``, or (``inplace``) ``out`` written into ``input`` (its history rebased, as PyTorch's ``op_``)."""
-    return _written(input, out, inplace)
+    return input.copy_(out) if inplace else out
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
