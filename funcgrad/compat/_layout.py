@@ -3,8 +3,9 @@
 Real scripts import and subclass through ``torch.nn.modules.linear``,
 ``torch.nn.modules.conv._ConvNd``, ``torch.nn.parallel.DataParallel``, ... .
 This module makes those paths exist as modules (``funcgrad.compat.nn.modules``
-and its submodules, ``funcgrad.compat.nn.parallel``) whose attributes are the
-existing compat classes, so ``isinstance`` and subclassing see one class.
+and its submodules) whose attributes are the existing compat classes, so
+``isinstance`` and subclassing see one class. ``torch.nn.parallel`` is a real
+module (``funcgrad/compat/nn/parallel.py``).
 Layers funcgrad.compat does not have (RNNs, transformer layers) get no module.
 """
 
@@ -66,7 +67,7 @@ def _module(name, doc, attrs, package=False):
 
 
 def install():
-    """Create ``nn.modules`` (and its submodules) and ``nn.parallel``; idempotent."""
+    """Create ``nn.modules`` (and its submodules); idempotent."""
     base = nn.__name__
     if hasattr(nn, "modules") and isinstance(nn.modules, types.ModuleType):
         return
@@ -80,8 +81,6 @@ def install():
     for file, mod in subs.items():
         setattr(pkg, file, mod)
     nn.modules = pkg
-    nn.parallel = _module(f"{base}.parallel", "torch.nn.parallel (one device: DataParallel calls the module)",
-                          {"DataParallel": nn.DataParallel})
 
 
 install()

@@ -15,6 +15,7 @@ import re
 
 import numpy as np
 
+from ..backend import namespace_of
 from ..core import Array, Zero, missing_rule
 from ..primitives.elementwise import add
 from ..transforms.reverse import fit_cotangent
@@ -342,7 +343,7 @@ def _seed(t, g, create_graph):
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
         if t._value.dtype.kind not in "fc":
             raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
-        buf = np.ones_like(t._value)
+        buf = namespace_of(t._value).ones_like(t._value)  # on the output's device
         return wrap(buf) if create_graph else _arr(buf)
     if not isinstance(g, Tensor):
         from .creation import tensor as _tensor  # noqa: PLC0415

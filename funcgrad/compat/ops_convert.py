@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import namespace_of
 from ..primitives.transfer import device_put_p
 from . import dtypes
 from ._dispatch import FUNCS, METHODS, cast, method, name_grad
@@ -119,7 +120,7 @@ def copy_(self, src, non_blocking=False):
             v = _to_device(v, s.device)
         if v.requires_grad:
             return cast(v, s._value.dtype).contiguous() if v._value.dtype != s._value.dtype else v
-        return wrap(np.asarray(v._value).astype(s._value.dtype))
+        return wrap(namespace_of(v._value).asarray(v._value).astype(s._value.dtype))  # on v's device
 
     return inplace(self, cp, src, name="CopyBackwards")
 

@@ -225,3 +225,24 @@ def test_the_pytorch_lstm_sine_example_trains(ls):
     with torch.no_grad():
         final = criterion(seq(inp), target).item()
     assert all(math.isfinite(v) for v in losses) and final < 0.5 * losses[0]
+
+
+@pytest.mark.parametrize("ls", [None, "strong_wolfe"])
+def test_float32_parameters_keep_float32_scalars(ls):
+    a = torch.tensor([[3.0, 1.0], [1.0, 2.0]])
+    b = torch.tensor([1.0, -2.0])
+    x = nn.Parameter(torch.zeros(2))
+    opt = optim.LBFGS([x], line_search_fn=ls, max_iter=30)
+
+    def closure():
+        opt.zero_grad()
+        loss = 0.5 * x.dot(a.mv(x)) - b.dot(x)
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    np.testing.assert_allclose(x.detach().numpy(), np.linalg.solve(a.numpy(), b.numpy()), atol=1e-4)
+    st = opt.state[x]
+    # as PyTorch's 0-d tensors: the step, the Hessian scale and the curvature ratios are float32
+    assert st["H_diag"].dtype == st["ro"][0].dtype == st["al"][0].dtype == torch.float32 and st["H_diag"].dim() == 0
+    assert x.dtype == torch.float32

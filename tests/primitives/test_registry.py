@@ -50,6 +50,15 @@ def test_primitive_standin(spec, data):
     _run(spec, data, "standin", 1)
 
 
+@pytest.mark.skipif(not fg.cuda_available(), reason="no GPU (cupy sees no CUDA device)")
+@pytest.mark.parametrize("spec", ALL_SPECS, ids=lambda s: s.name)
+@settings(max_examples=4)
+@given(data=st.data())
+def test_primitive_cuda(spec, data):
+    """The same on the GPU (cupy), where one is present."""
+    _run(spec, data, "cuda", 1)
+
+
 def test_every_primitive_is_covered_and_has_both_rules():
     covered = {p for s in ALL_SPECS for p in s.prims}
     problems = []

@@ -9,6 +9,8 @@ from .containers import *  # noqa: F401,F403
 from .layers import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .more_layers import *  # noqa: F401,F403
+from . import parallel  # noqa: F401
+from .parallel import DataParallel  # noqa: F401
 from .rnn import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 from .module import Module  # noqa: F401

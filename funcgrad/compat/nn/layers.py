@@ -15,7 +15,7 @@ from .parameter import Parameter
 __all__ = [
     "Identity", "Linear", "Bilinear", "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Dropout", "Embedding",
-    "Flatten", "DataParallel",
+    "Flatten",
 ]
 
 
@@ -394,16 +394,3 @@ class Flatten(Module):
 
     def extra_repr(self):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
-
-
-class DataParallel(Module):
-    """``nn.DataParallel(module)``: with one device (all funcgrad.compat offers), calls ``module``;
-    its state_dict keys are prefixed ``module.`` as in PyTorch."""
-
-    def __init__(self, module, device_ids=None, output_device=None, dim=0):
-        super().__init__()
-        self.module = module
-        self.device_ids, self.output_device, self.dim = device_ids, output_device, dim
-
-    def forward(self, *inputs, **kwargs):
-        return self.module(*inputs, **kwargs)

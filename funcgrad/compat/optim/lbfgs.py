@@ -3,9 +3,11 @@ strong-Wolfe line search of ``line_search.py``."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..grad_mode import enable_grad, no_grad
-from ..tensor import Tensor
-from .line_search import strong_wolfe
+from ..tensor import Tensor, wrap
+from .line_search import scalar, strong_wolfe
 from .optimizer import Optimizer
 
 __all__ = ["LBFGS"]
@@ -53,12 +55,11 @@ class LBFGS(Optimizer):
         i = 0
         for p in self._params():
             n = p.numel()
-            p.add_(d[i:i + n].view_as(p), alpha=t)
+            p.add_(d[i:i + n].reshape(p.shape), alpha=t)
             i += n
 
-    def _evaluate_along(self, closure, t, d):
-        """Loss and flat gradient at ``x + t d``; the parameters are restored to ``x`` afterwards."""
-        saved = [p.clone() for p in self._params()]
+    def _evaluate_along(self, closure, saved, t, d):
+        """Loss and flat gradient at ``x + t d``; the parameters are restored to ``x`` (``saved``) afterwards."""
         self._add(t, d)
         with enable_grad():
             loss = float(closure())
@@ -68,11 +69,14 @@ class LBFGS(Optimizer):
         return loss, flat_grad
 
     def _direction(self, state, flat_grad, d, t, prev_grad, history):
-        """The L-BFGS direction ``-H g``: update the memory with ``(s, y)``, then the two-loop recursion."""
+        """The L-BFGS direction ``-H g``: update the memory with ``(s, y)``, then the two-loop recursion.
+
+        Scalars are numpy scalars of the parameters' dtype (PyTorch's 0-d tensors); the state keeps them
+        as 0-d tensors, as PyTorch's does."""
         old_dirs, old_stps, ro = state["old_dirs"], state["old_stps"], state["ro"]
         y = flat_grad - prev_grad
         s = d * t
-        ys = float(y.dot(s))
+        ys = scalar(y.dot(s))
         if ys > 1e-10:  # keep the pair only if it has positive curvature
             if len(old_dirs) == history:
                 old_dirs.pop(0)
@@ -80,17 +84,19 @@ class LBFGS(Optimizer):
                 ro.pop(0)
             old_dirs.append(y)
             old_stps.append(s)
-            ro.append(1.0 / ys)
-            state["H_diag"] = ys / float(y.dot(y))
-        al = state.setdefault("al", [None] * history)
+            ro.append(_tensor(1.0 / ys))
+            state["H_diag"] = _tensor(ys / scalar(y.dot(y)))
+        rho = [_value(v) for v in ro]
+        al = [None] * history
         q = -flat_grad
         for i in range(len(old_dirs) - 1, -1, -1):
-            al[i] = float(old_stps[i].dot(q)) * ro[i]
+            al[i] = scalar(old_stps[i].dot(q)) * rho[i]
             q = q - old_dirs[i] * al[i]
-        r = q * state["H_diag"]
+        r = q * _value(state["H_diag"])
         for i in range(len(old_dirs)):
-            be = float(old_dirs[i].dot(r)) * ro[i]
+            be = scalar(old_dirs[i].dot(r)) * rho[i]
             r = r + old_stps[i] * (al[i] - be)
+        state["al"] = [_tensor(a) for a in al]
         return r
 
     @no_grad()
@@ -114,7 +120,7 @@ class LBFGS(Optimizer):
         flat_grad = self._flat_grad()
         if flat_grad.abs().max() <= tol_grad:
             return orig_loss
-        d, t = state.get("d"), state.get("t")
+        d, t = state.get("d"), _value(state.get("t"))
         prev_grad, prev_loss = state.get("prev_flat_grad"), state.get("prev_loss")
         n_iter = 0
         while n_iter < max_iter:
@@ -127,14 +133,15 @@ class LBFGS(Optimizer):
                 d = self._direction(state, flat_grad, d, t, prev_grad, history)
             prev_grad = flat_grad.clone()
             prev_loss = loss
-            t = min(1.0, 1.0 / float(flat_grad.abs().sum())) * lr if state["n_iter"] == 1 else lr
-            gtd = float(flat_grad.dot(d))
+            t = min(1.0, 1.0 / scalar(flat_grad.abs().sum())) * lr if state["n_iter"] == 1 else lr
+            gtd = scalar(flat_grad.dot(d))
             if gtd > -tol_change:  # not a descent direction (any more)
                 break
             ls_evals = 0
             if line_search is not None:
+                x0 = [p.clone() for p in self._params()]
                 loss, flat_grad, t, ls_evals = strong_wolfe(
-                    lambda step: self._evaluate_along(closure, step, d), t, d, loss, flat_grad, gtd,
+                    lambda step: self._evaluate_along(closure, x0, step, d), t, d, loss, flat_grad, gtd,
                     max_ls=max_eval - evals)
                 self._add(t, d)
                 done = bool(flat_grad.abs().max() <= tol_grad)
@@ -153,8 +160,18 @@ class LBFGS(Optimizer):
                 break
             if float((d * t).abs().max()) <= tol_change or abs(loss - prev_loss) < tol_change:
                 break
-        state.update(d=d, t=t, prev_flat_grad=prev_grad, prev_loss=prev_loss)
+        state.update(d=d, t=_tensor(t), prev_flat_grad=prev_grad, prev_loss=prev_loss)
         return orig_loss
+
+
+def _tensor(v):
+    """A numpy scalar as a 0-d tensor for the state (Python numbers stay as they are)."""
+    return wrap(np.asarray(v)) if isinstance(v, np.generic) else v
+
+
+def _value(v):
+    """The scalar a state entry holds (the inverse of ``_tensor``)."""
+    return scalar(v) if isinstance(v, Tensor) else v
 
 
 def _check_line_search(fn):

@@ -4,14 +4,20 @@ Nocedal & Wright, Numerical Optimization (2nd ed.), Algorithms 3.5 (bracketing) 
 cubic interpolation for the trial steps, in the control flow PyTorch's ``torch.optim.lbfgs`` uses (itself
 a port of torch7's ``lswolfe.lua``), so that the steps, the accepted points and the number of evaluations
 are PyTorch's.  It works on flat tensors: ``evaluate(t)`` returns ``(loss, flat_grad)`` at ``x + t * d``.
-Scalars (losses, directional derivatives, steps) are Python floats.
+Losses are Python floats; directional derivatives are numpy scalars of the tensors' dtype, so (as with
+PyTorch's 0-d tensors) the arithmetic on them is float32 for float32 parameters.
 """
 
 from __future__ import annotations
 
-import math
+import numpy as np
 
-__all__ = ["cubic_interpolate", "strong_wolfe"]
+__all__ = ["cubic_interpolate", "strong_wolfe", "scalar"]
+
+
+def scalar(t):
+    """A 0-d tensor's value as a numpy scalar of its dtype (float32 stays float32)."""
+    return t._value.dtype.type(t.item())
 
 
 def cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None):
@@ -27,7 +33,7 @@ def cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None):
     disc = d1 * d1 - g1 * g2
     if disc < 0:
         return (lo + hi) / 2.0
-    d2 = math.sqrt(disc)
+    d2 = np.sqrt(disc)
     if x1 <= x2:
         x = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
     else:
@@ -51,12 +57,12 @@ def strong_wolfe(evaluate, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e
     ``f(t) <= f + c1 t gtd`` and ``|g(t).d| <= -c2 gtd`` when one was found within ``max_ls``
     evaluations, otherwise the lowest point seen in the final bracket.
     """
-    d_norm = float(d.abs().max())
+    d_norm = scalar(d.abs().max())
     g = g.clone()
 
     def at(step):
         f_step, g_step = evaluate(step)
-        return _Point(step, f_step, g_step, float(g_step.dot(d)))
+        return _Point(step, f_step, g_step, scalar(g_step.dot(d)))
 
     def armijo_fails(p):
         return p.f > f + c1 * p.t * gtd

@@ -3,7 +3,7 @@ names and shapes, repr, initialisation, forward shapes, training, BatchNorm mode
 
 The parameter counts are torchvision's published figures (its weights' ``num_params``).
 VGG and AlexNet have 60-140 million parameters: the structural tests build them with
-the random fills skipped (``_skip_big_fills``), which leaves shapes and names intact.
+the big random fills replaced by zeros (``_skip_big_fills``), which leaves shapes and names intact.
 """
 
 import math
@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 import funcgrad.compat as torch
-import funcgrad.compat.nn as nn
-import funcgrad.compat.nn.init as init
 import funcgrad.compat.vision as torchvision
-from funcgrad.compat.vision.models import mobilenetv2, resnet, vgg
+from funcgrad.compat import nn
+from funcgrad.compat.nn import init
+from funcgrad.compat.vision.models import resnet
 
 models = torchvision.models
 BIG = 1 << 22  # fills of more elements are skipped in the structural tests of VGG/AlexNet
@@ -24,7 +24,7 @@ BIG = 1 << 22  # fills of more elements are skipped in the structural tests of V
 
 @contextmanager
 def _skip_big_fills(record=None):
-    """Random fills of more than BIG elements do nothing (``record`` gets their (name, shape, args))."""
+    """Random fills of more than BIG elements fill zeros instead (``record`` gets their (name, shape, args))."""
     original = {name: getattr(init, name) for name in ("uniform_", "normal_")}
 
     def patched(name):
@@ -32,7 +32,7 @@ def _skip_big_fills(record=None):
             if tensor.numel() > BIG:
                 if record is not None:
                     record.append((name, tuple(tensor.shape), args))
-                return tensor
+                return init.zeros_(tensor)
             return original[name](tensor, *args, **kwargs)
         return fill
 

@@ -13,9 +13,10 @@ import fnmatch
 import functools
 import os
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Optional
+from typing import Any
 
 __all__ = ["Weights", "WeightsEnum", "register_model", "get_model", "get_model_builder", "get_model_weights",
            "get_weight", "list_models", "handle_legacy_interface", "weights_enum", "register_builder",
@@ -28,7 +29,7 @@ class Weights:
     preset (``None`` here: funcgrad.compat.vision has no presets) and its metadata."""
 
     url: str
-    transforms: Optional[Callable] = None
+    transforms: Callable | None = None
     meta: dict = field(default_factory=dict)
 
 

@@ -32,7 +32,7 @@ class InvertedResidual(nn.Module):
             raise ValueError(f"stride should be 1 or 2 instead of {stride}")
         if norm_layer is None:
             norm_layer = nn.BatchNorm2d
-        hidden_dim = int(round(inp * expand_ratio))
+        hidden_dim = round(inp * expand_ratio)
         self.use_res_connect = self.stride == 1 and inp == oup
         layers = []
         if expand_ratio != 1:
