@@ -179,7 +179,7 @@ def test_no_arguments_prints_usage_exit_2():
 @pytest.mark.parametrize("stmt, missing", [("import torch.distributed", "torch.distributed"),
                                            ("import torchaudio", "torchaudio"),
                                            ("import torchtext", "torchtext"),
-                                           ("import torchvision.io", "torchvision.io")])
+                                           ("import torchvision.ops", "torchvision.ops")])
 def test_unprovided_modules_name_themselves(tmp_path, stmt, missing):
     r = launch(tmp_path, stmt + "\n")
     assert r.returncode == 1

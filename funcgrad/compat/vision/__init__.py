@@ -2,7 +2,7 @@
 
 Under ``python -m funcgrad.compat SCRIPT.py`` a script's ``import torchvision`` (and
 every ``torchvision.*``) resolves here. Submodules load on first use, as torchvision's
-do: ``transforms``, ``datasets``, ``utils`` (make_grid, save_image) and ``models``.
+do: ``transforms``, ``datasets``, ``utils`` (make_grid, save_image), ``io`` (read_image, ...) and ``models``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 __version__ = "0.26.0+funcgrad"
-SUBMODULES = ("datasets", "models", "transforms", "utils")
+SUBMODULES = ("datasets", "io", "models", "transforms", "tv_tensors", "utils")
 
 
 def __getattr__(name):

@@ -3,7 +3,6 @@
 import gzip
 import os
 import pickle
-import socket
 import struct
 import tarfile
 
@@ -39,19 +38,10 @@ def write_mnist(root, name="MNIST", split="train", n=5, gz=False, seed=0):
     return images, labels
 
 
-@pytest.fixture
-def no_network(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise AssertionError("a dataset tried to open a network connection")
-
-    monkeypatch.setattr(socket, "socket", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-
-
 @pytest.mark.parametrize("gz", [False, True])
 def test_mnist_reads_idx_files(tmp_path, gz, no_network):
     images, labels = write_mnist(tmp_path, gz=gz)
-    timages, tlabels = write_mnist(tmp_path, split="test", n=3, gz=gz, seed=1)
+    timages, _ = write_mnist(tmp_path, split="test", n=3, gz=gz, seed=1)
     ds = datasets.MNIST(str(tmp_path), train=True, download=True)
     assert len(ds) == 5 and ds.train and ds.data.dtype == torch.uint8 and tuple(ds.data.shape) == (5, 28, 28)
     np.testing.assert_array_equal(ds.data.numpy(), images)
@@ -79,6 +69,10 @@ def test_mnist_transforms_and_dataloader(tmp_path):
     assert "Transform: Compose(" in repr(ds) and "Target transform: " in repr(ds)
     with pytest.warns(UserWarning, match="train_labels has been renamed targets"):
         assert ds.train_labels is ds.targets
+    ds.data, ds.targets = ds.data[3:], [7, 8]  # scripts subset or relabel the data in place
+    assert len(ds) == 2 and ds[1][1] == 108
+    np.testing.assert_allclose(ds[0][0].numpy()[0], (images[3] / np.float32(255) - 0.1307) / 0.3081, rtol=1e-5,
+                               atol=1e-6)
 
 
 def test_fashion_and_kmnist_use_their_own_folders(tmp_path):
@@ -107,6 +101,9 @@ def test_mnist_mismatched_files(tmp_path):
     raw = tmp_path / "MNIST" / "raw"
     (raw / "train-labels-idx1-ubyte").write_bytes(idx_bytes(np.zeros(4, np.uint8)))
     with pytest.raises(RuntimeError, match=r"do not hold N x H x W uint8 images and N labels"):
+        datasets.MNIST(tmp_path)
+    (raw / "train-labels-idx1-ubyte").write_bytes(b"\x00\x00\x08\x01\x00\x00\x00\x09\x01")  # truncated
+    with pytest.raises(RuntimeError, match="Dataset corrupted: .*train-labels-idx1-ubyte.* is 9 bytes"):
         datasets.MNIST(tmp_path)
 
 
@@ -144,7 +141,7 @@ def test_cifar10_reads_python_batches(tmp_path, no_network):
     assert isinstance(img, Image.Image) and img.mode == "RGB" and target == expected[3]
     np.testing.assert_array_equal(np.asarray(img), raw[3].reshape(3, 32, 32).transpose(1, 2, 0))
     test = datasets.CIFAR10(tmp_path, train=False, transform=T.ToTensor())
-    x, y = test[1]
+    x, _ = test[1]
     np.testing.assert_allclose(x.numpy(), batches["test_batch"]["data"][1].reshape(3, 32, 32) / np.float32(255))
     xb, yb = next(iter(DataLoader(test, batch_size=2)))
     assert tuple(xb.shape) == (2, 3, 32, 32) and yb.tolist() == batches["test_batch"]["labels"]
@@ -260,6 +257,10 @@ def test_fake_data_is_deterministic_per_index():
     shifted = datasets.FakeData(size=6, image_size=(3, 5, 4), num_classes=3, transform=T.ToTensor(), random_offset=3)
     assert np.array_equal(shifted[1][0].numpy(), ds[4][0].numpy())
     assert isinstance(datasets.FakeData(size=2, image_size=(1, 3, 3))[0][0], Image.Image)
+    torch.manual_seed(4)  # item i holds what torch.manual_seed(i + random_offset) then randn / randint give
+    img = torch.randn(3, 5, 4)
+    assert items[0][1] == int(torch.randint(0, 3, (1,))[0])
+    np.testing.assert_array_equal(items[0][0].numpy(), img.mul(255).byte().numpy() / np.float32(255))
     assert len(ds) == 6 and np.array_equal(ds[-1][0].numpy(), ds[5][0].numpy())
     with pytest.raises(IndexError, match="FakeData index out of range"):
         ds[6]

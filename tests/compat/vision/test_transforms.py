@@ -81,6 +81,9 @@ def test_normalize_values_inplace_and_errors():
     w = torch.rand(3, 2, 2, requires_grad=True)
     T.Normalize(mean, std)(w).sum().backward()  # differentiable, as torchvision's
     np.testing.assert_allclose(w.grad.numpy(), np.broadcast_to(1 / np.float32(std)[:, None, None], (3, 2, 2)))
+    m = torch.tensor([0.1, 0.2, 0.3], requires_grad=True)  # tensor statistics: differentiable too
+    TF.normalize(x, m, torch.tensor(std)).sum().backward()
+    np.testing.assert_allclose(m.grad.numpy(), -2 * 4 * 5 / np.float32(std), rtol=1e-6)
     assert repr(T.Normalize((0.5,), (0.5,))) == "Normalize(mean=(0.5,), std=(0.5,))"
 
 
@@ -160,8 +163,8 @@ def test_center_crop_and_crop_outside():
     ref = np.pad(a.transpose(2, 0, 1), ((0, 0), (1, 1), (1, 2)))
     np.testing.assert_array_equal(big.numpy(), ref)
     np.testing.assert_array_equal(np.asarray(T.CenterCrop((9, 13))(Image.fromarray(a))), ref.transpose(1, 2, 0))
-    np.testing.assert_array_equal(TF.crop(t, -1, 8, 3, 4).numpy(), np.pad(a.transpose(2, 0, 1), ((0, 0), (1, 0), (0, 2)))[
-        :, 0:3, 8:12])
+    outside = np.pad(a.transpose(2, 0, 1), ((0, 0), (1, 0), (0, 2)))  # crop reaching above and right of it
+    np.testing.assert_array_equal(TF.crop(t, -1, 8, 3, 4).numpy(), outside[:, 0:3, 8:12])
     assert repr(T.CenterCrop(4)) == "CenterCrop(size=(4, 4))"
 
 

@@ -72,7 +72,8 @@ def test_save_image_png_pixels(tmp_path):
     batch = np.random.default_rng(3).random((5, 1, 3, 4)).astype(np.float32) * 1.2 - 0.1  # some out of [0, 1]
     path = tmp_path / "grid.png"
     save_image(torch.from_numpy(batch), str(path), nrow=3, padding=1, pad_value=0.75)
-    img = Image.open(path)
+    with Image.open(path) as img:
+        img.load()
     assert img.format == "PNG" and img.mode == "RGB"
     grid = expected_grid(batch, 3, 1, 0.75)
     ref = np.floor(np.clip(grid * np.float32(255) + np.float32(0.5), 0, 255)).astype(np.uint8).transpose(1, 2, 0)
@@ -80,4 +81,5 @@ def test_save_image_png_pixels(tmp_path):
     np.testing.assert_array_equal(np.asarray(img), ref)
     with open(tmp_path / "g.bin", "wb") as f:  # a file object needs format=
         save_image(torch.from_numpy(batch), f, format="png")
-    assert Image.open(tmp_path / "g.bin").format == "PNG"
+    with Image.open(tmp_path / "g.bin") as again:
+        assert again.format == "PNG"

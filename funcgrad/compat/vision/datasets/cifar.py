@@ -12,12 +12,12 @@ from PIL import Image
 
 from ....datasets._errors import DatasetError
 from ....datasets.cifar import CIFAR10_CLASSES, read_cifar_batch, read_cifar_meta
-from .vision import VisionDataset, dataset_not_found
+from .vision import SplitDataset, dataset_not_found
 
 __all__ = ["CIFAR10", "CIFAR100"]
 
 
-class CIFAR10(VisionDataset):
+class CIFAR10(SplitDataset):
     """32 x 32 colour images of 10 classes: ``data`` (numpy uint8 N x 32 x 32 x 3), ``targets`` (list of int).
 
     ``root/cifar-10-batches-py/`` (what ``cifar-10-python.tar.gz`` extracts to) must hold
@@ -44,10 +44,10 @@ class CIFAR10(VisionDataset):
         files = [name for name, _ in (self.train_list if train else self.test_list)]
         missing = [name for name in files if not os.path.isfile(self._file(name))]
         if missing:
+            how = (f"download {self.url} and extract it in {os.path.abspath(self.root)} (or put it there and "
+                   "pass download=True to have it extracted)")
             raise dataset_not_found(type(self).__name__, os.path.join(self.root, self.base_folder),
-                                    files + [self.meta["filename"]], missing,
-                                    f"download {self.url} and extract it in {os.path.abspath(self.root)} (or put it there and pass "
-                                    "download=True to have it extracted)", download)
+                                    files + [self.meta["filename"]], missing, how, download)
         num_classes = len(self.default_classes)
         try:
             parts = [read_cifar_batch(self._file(name), self.labels_key, num_classes) for name in files]
@@ -95,19 +95,8 @@ class CIFAR10(VisionDataset):
         if not self._check_integrity():
             self._extract_archive()
 
-    def __getitem__(self, index):
-        img, target = Image.fromarray(self.data[index]), self.targets[index]
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return img, target
-
-    def __len__(self):
-        return len(self.data)
-
-    def extra_repr(self):
-        return f"Split: {'Train' if self.train is True else 'Test'}"
+    def _sample(self, index):
+        return Image.fromarray(self.data[index]), self.targets[index]
 
 
 CIFAR100_CLASSES = tuple(

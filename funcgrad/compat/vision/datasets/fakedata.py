@@ -12,8 +12,9 @@ __all__ = ["FakeData"]
 class FakeData(VisionDataset):
     """``size`` images of ``image_size`` (C, H, W) with targets in ``[0, num_classes)``.
 
-    Item ``i`` is drawn from the compat generator seeded with ``i + random_offset`` (its state is saved
-    and restored around the draw, so the global stream is untouched) and returned as a PIL image."""
+    Item ``i`` is drawn from a compat generator seeded with ``i + random_offset`` (the numbers
+    ``torch.manual_seed(i + random_offset)`` would give; the global stream is untouched) and returned as
+    a PIL image."""
 
     def __init__(self, size=1000, image_size=(3, 224, 224), num_classes=10, transform=None, target_transform=None,
                  random_offset=0):
@@ -26,18 +27,10 @@ class FakeData(VisionDataset):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(f"{self.__class__.__name__} index out of range")
-        state = creation.get_rng_state()
-        try:
-            creation.manual_seed(index + self.random_offset)
-            img = creation.randn(*self.image_size)
-            target = creation.randint(0, self.num_classes, size=(1,), dtype=dtypes.int64)[0]
-        finally:
-            creation.set_rng_state(state)
-        img = transforms.ToPILImage()(img)
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        gen = creation.Generator().manual_seed((index + self.random_offset) % 2**64)
+        img = creation.randn(*self.image_size, generator=gen)
+        target = creation.randint(0, self.num_classes, size=(1,), dtype=dtypes.int64, generator=gen)[0]
+        img, target = self._transformed(transforms.ToPILImage()(img), target)
         return img, target.item()
 
     def __len__(self):

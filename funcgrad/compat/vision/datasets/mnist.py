@@ -11,14 +11,21 @@ import warnings
 import numpy as np
 from PIL import Image
 
+from ....datasets._errors import DatasetError
 from ....datasets.mnist import read_idx
 from ... import creation
-from .vision import VisionDataset, dataset_not_found
+from ...tensor import Tensor
+from .vision import SplitDataset, dataset_not_found
 
 __all__ = ["MNIST", "FashionMNIST", "KMNIST"]
 
 
-class MNIST(VisionDataset):
+def _host(data):
+    """A tensor's numpy view (indexing it is much cheaper than indexing the tensor); lists as they are."""
+    return data.numpy() if isinstance(data, Tensor) else data
+
+
+class MNIST(SplitDataset):
     """Handwritten digits: ``data`` (uint8 Tensor N x 28 x 28), ``targets`` (int64 Tensor N).
 
     ``root/MNIST/raw/`` must hold ``train-images-idx3-ubyte`` and ``train-labels-idx1-ubyte``
@@ -57,7 +64,10 @@ class MNIST(VisionDataset):
 
     def _load_data(self):
         images, labels = (self._path(n) for n in self._files())
-        data, targets = read_idx(images), read_idx(labels)
+        try:
+            data, targets = read_idx(images), read_idx(labels)
+        except DatasetError as e:
+            raise RuntimeError(f"Dataset corrupted: {e}") from None
         if data.ndim != 3 or data.dtype != np.uint8 or targets.ndim != 1 or len(targets) != len(data):
             raise RuntimeError(f"{images} and {labels} do not hold N x H x W uint8 images and N labels: got "
                                f"{data.dtype} {data.shape} and {targets.dtype} {targets.shape}")
@@ -89,20 +99,8 @@ class MNIST(VisionDataset):
         return (f"download the .gz files from {' or '.join(self.mirrors)} into that folder "
                 "(gunzipping them is optional)")
 
-    def __getitem__(self, index):
-        img, target = self.data[index], int(self.targets[index])
-        img = Image.fromarray(img.numpy())  # mode "L"
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return img, target
-
-    def __len__(self):
-        return len(self.data)
-
-    def extra_repr(self):
-        return f"Split: {'Train' if self.train is True else 'Test'}"
+    def _sample(self, index):
+        return Image.fromarray(_host(self.data)[index]), int(_host(self.targets)[index])  # mode "L"
 
     def _renamed(self, old, new):
         warnings.warn(f"{old} has been renamed {new}", stacklevel=3)

@@ -9,6 +9,14 @@ from ...utils.data import Dataset
 NO_NETWORK = "funcgrad.compat.vision never downloads anything (download=True only uses files already there)"
 
 
+def _apply(transform, target_transform, sample, target):
+    if transform is not None:
+        sample = transform(sample)
+    if target_transform is not None:
+        target = target_transform(target)
+    return sample, target
+
+
 class StandardTransform:
     """Applies ``transform`` to the input and ``target_transform`` to the target."""
 
@@ -16,11 +24,7 @@ class StandardTransform:
         self.transform, self.target_transform = transform, target_transform
 
     def __call__(self, input, target):
-        if self.transform is not None:
-            input = self.transform(input)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return input, target
+        return _apply(self.transform, self.target_transform, input, target)
 
     @staticmethod
     def _format_transform_repr(transform, head):
@@ -58,6 +62,10 @@ class VisionDataset(Dataset):
     def __len__(self):
         raise NotImplementedError(f"{type(self).__name__} must define __len__")
 
+    def _transformed(self, sample, target):
+        """``(transform(sample), target_transform(target))``, each if given."""
+        return _apply(self.transform, self.target_transform, sample, target)
+
     def extra_repr(self):
         return ""
 
@@ -69,6 +77,23 @@ class VisionDataset(Dataset):
         if getattr(self, "transforms", None) is not None:
             body += [repr(self.transforms)]
         return "\n".join(["Dataset " + self.__class__.__name__] + [" " * self._repr_indent + line for line in body])
+
+
+class SplitDataset(VisionDataset):
+    """A train or test split held in memory as ``data`` and ``targets`` (MNIST, CIFAR); subclasses say how
+    item ``index`` becomes a PIL image and an int (``_sample``)."""
+
+    def _sample(self, index):
+        raise NotImplementedError(f"{type(self).__name__} must define _sample")
+
+    def __getitem__(self, index):
+        return self._transformed(*self._sample(index))
+
+    def __len__(self):
+        return len(self.data)
+
+    def extra_repr(self):
+        return f"Split: {'Train' if self.train is True else 'Test'}"
 
 
 def dataset_not_found(name, folder, files, missing, how, download):

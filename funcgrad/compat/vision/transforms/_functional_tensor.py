@@ -16,10 +16,6 @@ from ...tensor import Tensor
 from ._functional_pil import check_pad_args, padding_ltrb
 
 
-def is_tensor_image(img):
-    return isinstance(img, Tensor)
-
-
 def _assert_image(img):
     if not isinstance(img, Tensor) or img.dim() < 2:
         raise TypeError(f"Tensor is not a torch image: expected a (..., H, W) Tensor, got "
@@ -49,8 +45,9 @@ def vflip(img):
     return img.flip(-2)
 
 
-def _index(n):
-    return creation.from_numpy(np.asarray(n, dtype=np.int64))
+def _on_device(n, like):
+    """Host indices (or weights) as a tensor on ``like``'s device."""
+    return creation.tensor(np.asarray(n), device=like.device)
 
 
 def pad(img, padding, fill=0, padding_mode="constant"):
@@ -67,10 +64,9 @@ def pad(img, padding, fill=0, padding_mode="constant"):
         from ...nn import functional as F  # noqa: PLC0415
 
         return F.pad(img, (left, right, top, bottom), value=0 if fill is None else fill)
-    mode = {"edge": "edge", "reflect": "reflect", "symmetric": "symmetric"}[padding_mode]
-    rows = np.pad(np.arange(img.shape[-2]), (top, bottom), mode)
-    cols = np.pad(np.arange(img.shape[-1]), (left, right), mode)
-    return img.index_select(-2, _index(rows)).index_select(-1, _index(cols))
+    rows = np.pad(np.arange(img.shape[-2]), (top, bottom), padding_mode)  # which input row each output row is
+    cols = np.pad(np.arange(img.shape[-1]), (left, right), padding_mode)
+    return img.index_select(-2, _on_device(rows, img)).index_select(-1, _on_device(cols, img))
 
 
 def crop(img, top, left, height, width):
@@ -145,7 +141,8 @@ def _resample(img, axis, n_out, interpolation, antialias):
     if n_in == n_out:
         return img
     if interpolation in ("nearest", "nearest-exact"):
-        return img.index_select(axis, _index(_nearest_index(n_in, n_out, interpolation == "nearest-exact")))
+        src = _nearest_index(n_in, n_out, interpolation == "nearest-exact")
+        return img.index_select(axis, _on_device(src, img))
     if antialias:
         kernel, support = (_triangle, 1.0) if interpolation == "bilinear" else (lambda x: _cubic(x, -0.5), 2.0)
         idx, w = _antialiased_taps(n_in, n_out, kernel, support)
@@ -155,8 +152,8 @@ def _resample(img, axis, n_out, interpolation, antialias):
     shape[axis] = n_out
     out = None
     for k in range(idx.shape[1]):
-        weight = creation.from_numpy(np.ascontiguousarray(w[:, k]).astype(img._value.dtype).reshape(shape))
-        term = img.index_select(axis, _index(idx[:, k])) * weight
+        weight = _on_device(w[:, k].astype(img.dtype.dtype).reshape(shape), img)
+        term = img.index_select(axis, _on_device(idx[:, k], img)) * weight
         out = term if out is None else out + term
     return out
 
@@ -239,23 +236,31 @@ def normalize(tensor, mean, std, inplace=False):
     if tensor.dim() < 3:
         raise ValueError("Expected tensor to be a tensor image of size (..., C, H, W). Got tensor.size() = "
                          f"{tensor.size()}")
-    mean_t = creation.as_tensor(mean, dtype=tensor.dtype, device=tensor.device)
-    std_t = creation.as_tensor(std, dtype=tensor.dtype, device=tensor.device)
-    channels = tensor.shape[-3]
-    for name, v in (("mean", mean_t), ("std", std_t)):
-        if v.dim() > 1 or (v.dim() == 1 and v.shape[0] not in (1, channels)):
-            raise RuntimeError(f"Normalize: {name} has {v.shape[0] if v.dim() == 1 else tuple(v.shape)} values but "
-                               f"the image has {channels} channels (shape {tuple(tensor.shape)}); give one value "
-                               f"per channel (or a single value for all)")
-    if bool((std_t == 0).any()):
-        raise ValueError(f"std evaluated to zero after conversion to {tensor.dtype}, leading to division by zero.")
-    if mean_t.dim() == 1:
-        mean_t = mean_t.view(-1, 1, 1)
-    if std_t.dim() == 1:
-        std_t = std_t.view(-1, 1, 1)
+    mean_t = _per_channel(mean, "mean", tensor)
+    std_t = _per_channel(std, "std", tensor)
     if not inplace:
         return (tensor - mean_t) / std_t
     return tensor.sub_(mean_t).div_(std_t)
+
+
+def _per_channel(v, name, tensor):
+    """``mean`` / ``std`` as a tensor of ``tensor``'s dtype and device, shaped (C, 1, 1) when 1-d; checked on
+    the host (one value or one per channel; no zero std)."""
+    if isinstance(v, Tensor):
+        v = v.to(dtype=tensor.dtype, device=tensor.device)
+        host = v.detach().cpu().numpy()
+    else:
+        host = np.asarray(v, dtype=tensor.dtype.dtype)
+    channels = tensor.shape[-3]
+    if host.ndim > 1 or (host.ndim == 1 and host.shape[0] not in (1, channels)):
+        raise RuntimeError(f"Normalize: {name} has {host.shape[0] if host.ndim == 1 else host.shape} values but the "
+                           f"image has {channels} channels (shape {tuple(tensor.shape)}); give one value per channel "
+                           "(or a single value for all)")
+    if name == "std" and (host == 0).any():
+        raise ValueError(f"std evaluated to zero after conversion to {tensor.dtype}, leading to division by zero.")
+    if isinstance(v, Tensor):
+        return v.view(-1, 1, 1) if v.dim() == 1 else v
+    return creation.as_tensor(host.reshape(-1, 1, 1) if host.ndim == 1 else host, device=tensor.device)
 
 
 def resized_output_size(image_hw, size, max_size=None):
@@ -277,3 +282,34 @@ def resized_output_size(image_hw, size, max_size=None):
     if new_h <= 0 or new_w <= 0 or not math.isfinite(new_h + new_w):
         raise ValueError(f"resize: the output size {[new_h, new_w]} for an image of size {[h, w]} must be positive")
     return [int(new_h), int(new_w)]
+
+
+def _gaussian_matrix(n, ksize, sigma):
+    """(n, n) matrix applying torchvision's 1-d Gaussian kernel with reflect padding along an axis of size n."""
+    half = (ksize - 1) * 0.5
+    x = np.linspace(-half, half, ksize)
+    pdf = np.exp(-0.5 * (x / sigma) ** 2)
+    kernel = pdf / pdf.sum()
+    r = ksize // 2
+    src = np.pad(np.arange(n), (r, r), "reflect")  # padded position -> input index
+    m = np.zeros((n, n))
+    for k in range(ksize):
+        np.add.at(m, (src[k:k + n], np.arange(n)), kernel[k])
+    return m
+
+
+def gaussian_blur(img, kernel_size, sigma):
+    """Separable Gaussian blur (``kernel_size`` = [kx, ky], ``sigma`` = [sx, sy]) with reflect padding, as
+    torchvision's; integer images are blurred in float32 and rounded back."""
+    _assert_image(img)
+    h, w = int(img.shape[-2]), int(img.shape[-1])
+    if kernel_size[0] // 2 >= w or kernel_size[1] // 2 >= h:
+        raise ValueError(f"gaussian_blur: kernel_size {list(kernel_size)} needs padding larger than the image "
+                         f"(height {h}, width {w}); reflect padding must be smaller than the image")
+    cast = not img.is_floating_point()
+    x = img.to(dtypes.float32) if cast else img
+    npd = x.dtype.dtype
+    mx = creation.tensor(_gaussian_matrix(w, kernel_size[0], sigma[0]).astype(npd), device=x.device)
+    my = creation.tensor(_gaussian_matrix(h, kernel_size[1], sigma[1]).T.astype(npd), device=x.device)
+    out = my @ (x @ mx)
+    return out.round().to(img.dtype) if cast else out

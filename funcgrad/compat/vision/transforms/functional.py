@@ -16,14 +16,21 @@ from PIL import Image
 
 from ... import creation, dtypes
 from ...tensor import Tensor
+from . import _functional_geometry as _geometry
 from . import _functional_pil as F_pil
 from . import _functional_tensor as F_t
+from ._functional_color import (  # noqa: F401
+    adjust_brightness, adjust_contrast, adjust_gamma, adjust_hue, adjust_saturation, adjust_sharpness, autocontrast,
+    equalize, invert, posterize, solarize,
+)
 from ._functional_tensor import convert_image_dtype, normalize  # noqa: F401
 
 __all__ = [
     "InterpolationMode", "to_tensor", "pil_to_tensor", "to_pil_image", "normalize", "resize", "crop", "center_crop",
     "resized_crop", "pad", "hflip", "vflip", "rgb_to_grayscale", "to_grayscale", "convert_image_dtype",
-    "get_dimensions", "get_image_size", "get_image_num_channels",
+    "get_dimensions", "get_image_size", "get_image_num_channels", "adjust_brightness", "adjust_contrast",
+    "adjust_saturation", "adjust_hue", "rotate", "affine", "erase", "gaussian_blur", "five_crop", "ten_crop",
+    "adjust_gamma", "adjust_sharpness", "invert", "posterize", "solarize", "autocontrast", "equalize",
 ]
 
 
@@ -115,6 +122,9 @@ def pil_to_tensor(pic):
     if not F_pil.is_pil_image(pic):
         raise TypeError(f"pic should be PIL Image. Got {type(pic)}")
     arr = np.array(pic, copy=True)
+    if arr.dtype == np.uint16:
+        raise TypeError(f"pil_to_tensor: a mode {pic.mode!r} image gives uint16 values, a dtype funcgrad.compat "
+                        "does not have; use to_tensor (int16) or pic.convert('I') (int32)")
     arr = arr.reshape(pic.size[1], pic.size[0], F_pil.get_image_num_channels(pic))
     return creation.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
 
@@ -267,3 +277,77 @@ def rgb_to_grayscale(img, num_output_channels=1):
     if F_pil.is_pil_image(img):
         return F_pil.to_grayscale(img, num_output_channels)
     return F_t.rgb_to_grayscale(img, num_output_channels)
+
+
+def rotate(img, angle, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=None):
+    """Counter-clockwise by ``angle`` degrees about ``center`` (pixels; default the centre); ``expand``
+    enlarges the output to hold the whole image; ``fill`` the area that came from outside."""
+    _check_image(img)
+    return _geometry.rotate(img, angle, interpolation_mode(interpolation), expand, center, fill)
+
+
+def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.NEAREST, fill=None, center=None):
+    """Rotation (degrees), translation (pixels), scale and shear (degrees) about ``center``."""
+    _check_image(img)
+    return _geometry.affine(img, angle, translate, scale, shear, interpolation_mode(interpolation), fill, center)
+
+
+def erase(img, i, j, h, w, v, inplace=False):
+    """Tensor image with the ``h x w`` window at (i, j) set to ``v``."""
+    if not isinstance(img, Tensor):
+        raise TypeError(f"img should be Tensor Image. Got {type(img)}")
+    if not inplace:
+        img = img.clone()
+    img[..., i:i + h, j:j + w] = v
+    return img
+
+
+def gaussian_blur(img, kernel_size, sigma=None):
+    """Gaussian blur with reflect padding; ``kernel_size`` odd (int or [kx, ky]), ``sigma`` float or [sx, sy]
+    (default ``0.15 * k + 0.35``). PIL images are blurred as uint8 tensors, as torchvision does."""
+    if not isinstance(kernel_size, (int, list, tuple)):
+        raise TypeError(f"kernel_size should be int or a sequence of integers. Got {type(kernel_size)}")
+    kernel_size = [kernel_size, kernel_size] if isinstance(kernel_size, int) else list(kernel_size)
+    if len(kernel_size) != 2:
+        raise ValueError(f"If kernel_size is a sequence its length should be 2. Got {len(kernel_size)}")
+    if any(k % 2 == 0 or k < 0 for k in kernel_size):
+        raise ValueError(f"kernel_size should have odd and positive integers. Got {kernel_size}")
+    if sigma is None:
+        sigma = [k * 0.15 + 0.35 for k in kernel_size]
+    if not isinstance(sigma, (int, float, list, tuple)):
+        raise TypeError(f"sigma should be either float or sequence of floats. Got {type(sigma)}")
+    sigma = [float(sigma)] * 2 if isinstance(sigma, (int, float)) else [float(s) for s in sigma]
+    if len(sigma) == 1:
+        sigma = sigma * 2
+    if len(sigma) != 2:
+        raise ValueError(f"If sigma is a sequence, its length should be 2. Got {len(sigma)}")
+    if any(s <= 0.0 for s in sigma):
+        raise ValueError(f"sigma should have positive values. Got {sigma}")
+    _check_image(img)
+    if isinstance(img, Tensor):
+        return F_t.gaussian_blur(img, kernel_size, sigma)
+    return to_pil_image(F_t.gaussian_blur(pil_to_tensor(img), kernel_size, sigma), mode=img.mode)
+
+
+def five_crop(img, size):
+    """The four corner crops and the central crop, in that order (top-left, top-right, bottom-left,
+    bottom-right, centre)."""
+    if isinstance(size, numbers.Number):
+        size = (int(size), int(size))
+    elif isinstance(size, (tuple, list)) and len(size) == 1:
+        size = (size[0], size[0])
+    if len(size) != 2:
+        raise ValueError("Please provide only two dimensions (h, w) for size.")
+    _, image_height, image_width = get_dimensions(img)
+    crop_height, crop_width = size
+    if crop_width > image_width or crop_height > image_height:
+        raise ValueError(f"Requested crop size {size} is bigger than input size {(image_height, image_width)}")
+    bottom, right = image_height - crop_height, image_width - crop_width
+    return (crop(img, 0, 0, crop_height, crop_width), crop(img, 0, right, crop_height, crop_width),
+            crop(img, bottom, 0, crop_height, crop_width), crop(img, bottom, right, crop_height, crop_width),
+            center_crop(img, [crop_height, crop_width]))
+
+
+def ten_crop(img, size, vertical_flip=False):
+    """``five_crop`` of the image, then of its horizontal (or vertical) flip."""
+    return five_crop(img, size) + five_crop(vflip(img) if vertical_flip else hflip(img), size)

@@ -40,6 +40,24 @@ def _randint(low, high):
     return int(creation.randint(low, high, size=(1,)).item())
 
 
+def _uniform(low, high):
+    return float(creation.empty(1).uniform_(float(low), float(high)).item())
+
+
+def _area_and_aspect(area, scale, log_ratio):
+    """A random area (``scale`` of ``area``) and aspect ratio (log-uniform), as torchvision draws them."""
+    return area * _uniform(scale[0], scale[1]), math.exp(_uniform(log_ratio[0], log_ratio[1]))
+
+
+def _check_scale_ratio(scale, ratio):
+    if not isinstance(scale, Sequence):
+        raise TypeError("Scale should be a sequence")
+    if not isinstance(ratio, Sequence):
+        raise TypeError("Ratio should be a sequence")
+    if scale[0] > scale[1] or ratio[0] > ratio[1]:
+        warnings.warn("Scale and ratio should be of kind (min, max)", stacklevel=3)
+
+
 def _list_repr(self):
     return self.__class__.__name__ + "(" + "".join(f"\n    {t}" for t in self.transforms) + "\n)"
 
@@ -226,12 +244,7 @@ class RandomResizedCrop(Module):
                  antialias=True):
         super().__init__()
         self.size = _setup_size(size)
-        if not isinstance(scale, Sequence):
-            raise TypeError("Scale should be a sequence")
-        if not isinstance(ratio, Sequence):
-            raise TypeError("Ratio should be a sequence")
-        if scale[0] > scale[1] or ratio[0] > ratio[1]:
-            warnings.warn("Scale and ratio should be of kind (min, max)", stacklevel=2)
+        _check_scale_ratio(scale, ratio)
         self.interpolation = interpolation_mode(interpolation)
         self.antialias, self.scale, self.ratio = antialias, scale, ratio
 
@@ -242,8 +255,7 @@ class RandomResizedCrop(Module):
         area = height * width
         log_ratio = (math.log(ratio[0]), math.log(ratio[1]))
         for _ in range(10):
-            target_area = area * float(creation.empty(1).uniform_(scale[0], scale[1]).item())
-            aspect_ratio = math.exp(float(creation.empty(1).uniform_(log_ratio[0], log_ratio[1]).item()))
+            target_area, aspect_ratio = _area_and_aspect(area, scale, log_ratio)
             w = int(round(math.sqrt(target_area * aspect_ratio)))
             h = int(round(math.sqrt(target_area / aspect_ratio)))
             if 0 < w <= width and 0 < h <= height:
