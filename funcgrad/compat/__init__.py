@@ -35,7 +35,7 @@ from . import linalg  # noqa: E402,F401
 from . import nn, optim, utils  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from .sampling import multinomial  # noqa: E402,F401
-from . import _layout, backends, jit, onnx  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
+from . import _layout, backends, jit, onnx, version  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
 from .jit import compile  # noqa: E402,F401
 from .settings import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled, get_float32_matmul_precision, is_deterministic_algorithms_warn_only_enabled,
@@ -63,7 +63,7 @@ e = _math.e
 inf = _math.inf
 nan = _math.nan
 strided = "torch.strided"
-__version__ = "2.13.0+funcgrad"
+__version__ = version.__version__
 
 
 def set_default_dtype(d):
@@ -140,6 +140,31 @@ class _Cuda:
     @staticmethod
     def synchronize(device=None):  # noqa: F811
         pass
+
+    @staticmethod
+    def _pool():
+        from .. import backend
+
+        return backend._cupy().xp.get_default_memory_pool() if backend.cuda_available() else None
+
+    @staticmethod
+    def empty_cache():
+        """Return cupy's cached, unused GPU blocks to the driver (nothing to do without a GPU)."""
+        pool = _Cuda._pool()
+        if pool is not None:
+            pool.free_all_blocks()
+
+    @staticmethod
+    def memory_allocated(device=None):
+        """Bytes of GPU memory held by arrays (cupy's memory pool); 0 without a GPU, as PyTorch's CPU build."""
+        pool = _Cuda._pool()
+        return 0 if pool is None else int(pool.used_bytes())
+
+    @staticmethod
+    def memory_reserved(device=None):
+        """Bytes of GPU memory the pool holds, used or cached; 0 without a GPU."""
+        pool = _Cuda._pool()
+        return 0 if pool is None else int(pool.total_bytes())
 
 
 cuda = _Cuda()
