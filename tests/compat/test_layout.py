@@ -238,7 +238,6 @@ def test_global_switches_round_trip_and_validate():
 
 
 def test_torch_version_and_cuda_memory_queries():
-    import funcgrad.compat as torch  # noqa: PLC0415
     from funcgrad import backend  # noqa: PLC0415
 
     assert torch.version.cuda is None and torch.version.__version__ == torch.__version__
