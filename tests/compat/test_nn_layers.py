@@ -324,3 +324,31 @@ def test_pixel_shuffle_and_unshuffle():
     assert F.pixel_shuffle(torch.ones(5, 2, 9, 1, 1), 3).shape == (5, 2, 1, 3, 3)  # extra leading dims
     with pytest.raises(RuntimeError, match="divisible"):
         F.pixel_shuffle(torch.ones(1, 3, 2, 2), 2)
+
+
+def test_interpolate_and_upsample():
+    # values checked against PyTorch 2.13: half-pixel source indices, PyTorch's nearest rules
+    ramp = torch.arange(4.0).view(1, 1, 4)
+    assert F.interpolate(ramp, scale_factor=2, mode="linear").tolist() == [[[0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3]]]
+    np.testing.assert_allclose(F.interpolate(ramp, size=7, mode="linear", align_corners=True).numpy()[0, 0],
+                               np.linspace(0, 3, 7))
+    assert F.interpolate(torch.arange(6.0).view(1, 1, 6), scale_factor=0.5, mode="linear").tolist() == [[[0.5, 2.5, 4.5]]]
+    assert F.interpolate(ramp, size=6).tolist() == [[[0, 0, 1, 2, 2, 3]]]  # nearest: floor(dst * in / out)
+    assert F.interpolate(ramp, size=6, mode="nearest-exact").tolist() == [[[0, 1, 1, 2, 3, 3]]]
+    x = torch.arange(6.0).view(1, 1, 2, 3).requires_grad_()
+    up = nn.Upsample(scale_factor=2)(x)
+    assert up.shape == (1, 1, 4, 6) and np.array_equal(up.detach().numpy()[0, 0], np.kron(np.arange(6.0).reshape(2, 3),
+                                                                                            np.ones((2, 2))))
+    up.sum().backward()
+    assert (x.grad == 4).all()
+    bl = nn.UpsamplingBilinear2d(size=(3, 5))(torch.arange(6.0).view(1, 1, 2, 3))  # align_corners=True
+    np.testing.assert_allclose(bl.numpy()[0, 0], np.add.outer(np.linspace(0, 3, 3), np.linspace(0, 2, 5)))
+    assert repr(nn.Upsample(scale_factor=2, mode="bilinear")) == "Upsample(scale_factor=2.0, mode='bilinear')"
+    with pytest.raises(ValueError, match="only one of size or scale_factor"):
+        F.interpolate(ramp, size=2, scale_factor=2)
+    with pytest.raises(ValueError, match="align_corners"):
+        F.interpolate(ramp, scale_factor=2, align_corners=True)
+    with pytest.raises(ValueError, match="bicubic"):
+        F.interpolate(x, scale_factor=2, mode="bicubic")
+    with pytest.raises(NotImplementedError, match="needs 4D input"):
+        F.interpolate(ramp, scale_factor=2, mode="bilinear")
