@@ -85,6 +85,16 @@ def test_mini_gpt_trains_resumes_and_samples(tmp_path):
     assert numbers(r"val loss (\S+)", out)[-1] < 0.5 * val[0], out
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("upsample", ["bilinear", "transpose"])
+def test_unet_segmentation(tmp_path, upsample):
+    out = run("user/unet_segmentation.py", "--epochs", 3, "--train-size", 128, "--upsample", upsample, cwd=tmp_path)
+    metrics = json.loads((tmp_path / "unet.json").read_text())
+    losses = numbers(r"epoch \d+ loss (\S+)", out)
+    assert len(losses) == 3 and losses[-1] < losses[0], out
+    assert metrics["iou"] > metrics["iou_before"] + 0.3, (metrics, out)
+
+
 # ---- official-example style programs ---------------------------------------------------------------------------
 
 def test_regression(tmp_path):

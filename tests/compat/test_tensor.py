@@ -278,3 +278,21 @@ def test_one_element_integer_tensors_as_slice_bounds():
     assert x.tolist() == [9, 9, 2, 3, 4, 5]
     with pytest.raises(TypeError, match="only integer tensors"):
         x[:torch.tensor(2.0)]
+
+
+def test_meshgrid_ij_and_xy():
+    a, b = torch.arange(3.0), torch.arange(4.0) * 10
+    gi, gj = torch.meshgrid(a, b, indexing="ij")
+    assert gi.shape == gj.shape == (3, 4) and gi[:, 0].tolist() == [0, 1, 2] and gj[0].tolist() == [0, 10, 20, 30]
+    gx, gy = torch.meshgrid(a, b, indexing="xy")  # as numpy.meshgrid: (len(b), len(a))
+    ref = np.meshgrid(np.arange(3.0), np.arange(4.0) * 10)
+    assert np.array_equal(gx.numpy(), ref[0]) and np.array_equal(gy.numpy(), ref[1])
+    assert [g.shape for g in torch.meshgrid(a, b, torch.ones(2), indexing="xy")] == [(4, 3, 2)] * 3
+    with pytest.warns(UserWarning, match="indexing argument"):
+        assert torch.meshgrid([a, b])[0].shape == (3, 4)
+    x = torch.ones(3, requires_grad=True)
+    gx, _ = torch.meshgrid(x, torch.ones(2), indexing="xy")
+    (gx * torch.arange(6.0).view(2, 3)).sum().backward()
+    assert x.grad.tolist() == [3.0, 5.0, 7.0]
+    with pytest.raises(RuntimeError, match="same dtype"):
+        torch.meshgrid(torch.arange(2), b, indexing="ij")
