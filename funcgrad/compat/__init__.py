@@ -35,7 +35,7 @@ from . import linalg  # noqa: E402,F401
 from . import nn, optim, utils  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from .sampling import multinomial  # noqa: E402,F401
-from . import _layout, backends, jit, onnx, version  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
+from . import _layout, backends, distributions, jit, onnx, version  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
 from .jit import compile  # noqa: E402,F401
 from .settings import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled, get_float32_matmul_precision, is_deterministic_algorithms_warn_only_enabled,
