@@ -95,6 +95,14 @@ def test_unet_segmentation(tmp_path, upsample):
     assert metrics["iou"] > metrics["iou_before"] + 0.3, (metrics, out)
 
 
+def test_reinforce_with_categorical(tmp_path):
+    out = run("user/reinforce.py", "--episodes", 120, "--log-interval", 40, cwd=tmp_path)
+    averages = numbers(r"Average reward: (\S+)", out)
+    p_right = numbers(r"(\d\.\d\d)", out.split("P(right) per cell:")[1])
+    assert len(averages) == 4 and averages[-1] > 0.6, out  # a random policy averages about 0
+    assert len(p_right) == 7 and min(p_right) > 0.6, out
+
+
 # ---- official-example style programs ---------------------------------------------------------------------------
 
 def test_regression(tmp_path):
