@@ -4,6 +4,8 @@
 reads: funcgrad's embedded 8x8 digits blown up to 28x28 (3x3 pixel blocks, a 2-pixel
 border), so a classifier has something real to learn. ``write_corpus(folder)`` writes
 ``train.txt``/``valid.txt``/``test.txt`` of sentences from a small grammar.
+``write_cifar10(root)`` writes ``root/cifar-10-batches-py/`` (python batches): each class a
+colour of its own under noise, so the blitz tutorial's small net learns it in an epoch.
 ``write_bsds(root)`` writes ``root/BSDS300/images/{train,test}/*.jpg``: smooth random colour
 images (bilinear blow-ups of 6x6 noise) for the super-resolution example.
 
@@ -77,6 +79,31 @@ def write_corpus(folder, n_train=400, n_eval=60):
     return folder
 
 
+def write_cifar10(root, n_train=500, n_test=200):
+    """torchvision's CIFAR-10 layout: ``data_batch_1..5``, ``test_batch``, ``batches.meta`` (pickled dicts)."""
+    import pickle  # noqa: PLC0415
+
+    folder = os.path.join(root, "cifar-10-batches-py")
+    os.makedirs(folder, exist_ok=True)
+    rng = np.random.default_rng(0)
+    palette = rng.uniform(30, 225, (10, 3))
+
+    def batch(n):
+        labels = rng.integers(0, 10, n)
+        images = palette[labels][:, :, None, None] + rng.normal(0, 40, (n, 3, 32, 32))
+        return {b"data": np.clip(images, 0, 255).astype(np.uint8).reshape(n, 3072), b"labels": labels.tolist()}
+
+    for i in range(5):
+        with open(os.path.join(folder, f"data_batch_{i + 1}"), "wb") as f:
+            pickle.dump(batch(n_train // 5), f)
+    with open(os.path.join(folder, "test_batch"), "wb") as f:
+        pickle.dump(batch(n_test), f)
+    names = [b"airplane", b"automobile", b"bird", b"cat", b"deer", b"dog", b"frog", b"horse", b"ship", b"truck"]
+    with open(os.path.join(folder, "batches.meta"), "wb") as f:
+        pickle.dump({b"label_names": names}, f)
+    return root
+
+
 def write_bsds(root, n_train=32, n_test=8, size=64):
     """BSDS300's layout with small smooth JPEGs (``size`` x ``size``): learnable by a super-resolution net."""
     from PIL import Image  # noqa: PLC0415
@@ -93,4 +120,4 @@ def write_bsds(root, n_train=32, n_test=8, size=64):
 
 if __name__ == "__main__":
     kind, folder = sys.argv[1:3]
-    {"mnist": write_mnist, "corpus": write_corpus, "bsds": write_bsds}[kind](folder)
+    {"mnist": write_mnist, "corpus": write_corpus, "bsds": write_bsds, "cifar10": write_cifar10}[kind](folder)

@@ -19,7 +19,7 @@ import sys
 import numpy as np
 import pytest
 
-from tests.compat._program_data import write_bsds, write_corpus, write_mnist
+from tests.compat._program_data import write_bsds, write_cifar10, write_corpus, write_mnist
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -101,6 +101,16 @@ def test_reinforce_with_categorical(tmp_path):
     p_right = numbers(r"(\d\.\d\d)", out.split("P(right) per cell:")[1])
     assert len(averages) == 4 and averages[-1] > 0.6, out  # a random policy averages about 0
     assert len(p_right) == 7 and min(p_right) > 0.6, out
+
+
+def test_cifar10_blitz_tutorial(tmp_path):
+    write_cifar10(tmp_path / "data")
+    out = run("user/cifar10_tutorial.py", "--epochs", 2, "--lr", 0.01, cwd=tmp_path)
+    losses = numbers(r"\] loss: (\S+)", out)
+    accuracy = int(re.search(r"Accuracy of the network on the 200 test images: (\d+) %", out).group(1))
+    assert len(losses) == 10 and losses[-1] < 0.7 * losses[0] and accuracy > 35, out  # chance: 10 %
+    assert len(re.findall(r"Accuracy for class: \w+\s* is \d+\.\d %", out)) == 10
+    assert (tmp_path / "batch.png").is_file() and (tmp_path / "cifar_net.pth").is_file()
 
 
 # ---- official-example style programs ---------------------------------------------------------------------------
