@@ -9,7 +9,6 @@ ValueError ("... to satisfy the constraint ...") unless ``validate_args=False``.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
@@ -121,7 +120,7 @@ class Normal(Distribution):
         shape = np.broadcast_shapes(tuple(loc.shape), tuple(scale.shape))
         self.loc, self.scale = loc.expand(*shape), scale.expand(*shape)
         super().__init__(shape, validate_args=validate_args)
-        if validate_args is not False and not isinstance(scale, numbers.Number):
+        if validate_args is not False:
             self._check("scale", self.scale, (self.scale > 0).all(), "GreaterThan(lower_bound=0.0)")
 
     mean = property(lambda self: self.loc)
