@@ -122,10 +122,11 @@ def test_regression(tmp_path):
     assert float(final) < 1e-3 < first and int(batches) < 400, out
 
 
-def test_time_sequence_prediction_lbfgs(tmp_path):
+@pytest.mark.parametrize("line_search", [[], ["--line-search", "strong_wolfe"]], ids=["fixed-step", "strong-wolfe"])
+def test_time_sequence_prediction_lbfgs(tmp_path, line_search):
     run("time_sequence_prediction/generate_sine_wave.py", "--waves", 10, "--length", 60, cwd=tmp_path)
     out = run("time_sequence_prediction/train.py", "--steps", 3, "--hidden", 16, "--future", 30, "--max-iter", 6,
-              cwd=tmp_path)
+              *line_search, cwd=tmp_path)
     train = numbers(r"(?m)^loss: (\S+)", out)
     test = numbers(r"test loss: (\S+)", out)
     assert len(test) == 3 and train[-1] < 0.1 * train[0] and test[-1] < 0.1 * test[0], out

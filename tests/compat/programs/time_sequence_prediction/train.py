@@ -47,6 +47,7 @@ if __name__ == "__main__":
     parser.add_argument("--hidden", type=int, default=51)
     parser.add_argument("--future", type=int, default=1000)
     parser.add_argument("--max-iter", type=int, default=20, help="L-BFGS iterations per step")
+    parser.add_argument("--line-search", default=None, help="L-BFGS line search (strong_wolfe), none by default")
     opt = parser.parse_args()
     np.random.seed(0)
     torch.manual_seed(0)
@@ -58,7 +59,7 @@ if __name__ == "__main__":
     seq = Sequence(opt.hidden)
     seq.double()
     criterion = nn.MSELoss()
-    optimizer = optim.LBFGS(seq.parameters(), lr=0.8, max_iter=opt.max_iter)
+    optimizer = optim.LBFGS(seq.parameters(), lr=0.8, max_iter=opt.max_iter, line_search_fn=opt.line_search)
     for i in range(opt.steps):
         print("STEP:", i)
 
