@@ -161,7 +161,8 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
 
     As PyTorch 2.x: any input of 2 or more dimensions is read as (N, C, *): a 3-D input is
     (N, C, L), not an unbatched (C, H, W) (with PyTorch's warning), and a 2-D (N, C) input
-    (mnist_rnn's ``Dropout2d`` after an LSTM) drops single elements, with a deprecation warning.
+    (mnist_rnn's ``Dropout2d`` after an LSTM) drops single elements, with a deprecation warning
+    (stacklevel 3: past the layout wrapper below, at the caller, as PyTorch's).
     """
     nd = input.dim()
     if nd < 2:
@@ -171,13 +172,13 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
                       "error in a future release. To retain the behavior and silence this warning, please use "
                       "dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs with "
                       "2 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D "
-                      "inputs).", stacklevel=2)
+                      "inputs).", stacklevel=3)
     if nd == 3:
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
                       "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
                       "will change in a future release to interpret the input as one without a batch dimension, i.e. "
                       "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
-                      "dropout1d instead.", stacklevel=2)
+                      "dropout1d instead.", stacklevel=3)
     return _channel_dropout(input, p, training, inplace, nd - 2, "dropout2d")
 
 
