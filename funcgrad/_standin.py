@@ -6,12 +6,35 @@ backend; any primitive that calls ``numpy.xxx`` on data (instead of the
 namespace of its inputs), or mixes a host ``numpy.ndarray`` into device work,
 fails there exactly as it would on a GPU.
 
-Behaviours copied from CuPy:
+Behaviours copied from CuPy (each one a difference from numpy that once broke
+funcgrad on a GPU; see docs/architecture.md, "Backends and devices"):
 - ``StandinArray`` refuses implicit conversion to numpy (``__array__`` raises
   TypeError; numpy ufuncs and functions refuse it);
 - functions of the namespace refuse ``numpy.ndarray`` arguments;
 - reductions and indexing return 0-d arrays, never numpy scalars;
-- ``asnumpy`` / ``.get()`` are the explicit ways back to the host.
+- ``asnumpy`` / ``.get()`` are the explicit ways back to the host;
+- integer-array indices out of bounds wrap around instead of raising (reading,
+  writing and ``ufunc.at``); an out-of-bounds int raises cupy's ``Index ... is
+  out of bounds`` (capital I);
+- assigning through integer-array indices with a repeated position keeps the
+  first write (cupy: unspecified; numpy: the last);
+- ``ufunc.at`` exists for add and subtract only, plus maximum/minimum computed
+  in float32 (cupy's float64 atomicMax/atomicMin go through fmaxf/fminf, which
+  also ignore NaN); any other ufunc raises NotImplementedError;
+- ``zeros_like/ones_like/empty_like/full_like(a, shape=())`` give ``a.shape``
+  (cupy reads an empty shape as "not given");
+- ``where(cond, x, y)`` needs an array (or numpy scalar) ``cond``: a Python bool
+  raises AttributeError, as ``cupy.where`` does;
+- ``convolve``/``correlate`` take 1-d inputs only, and ``scipy.signal``'s
+  ``method="auto"`` refuses n-d inputs (cupy's ``choose_conv_method``);
+- ``sign`` of bools works (numpy: TypeError) and ``sinc`` of bools is float16
+  (numpy: float64), as cupy's ufunc loops;
+- ``matmul`` of mismatched shapes says only "Axis dimension mismatch";
+- ``linalg.inv/solve/cholesky`` do not raise on singular or non positive definite
+  matrices (the result is NaN) unless ``errstate(linalg="raise")`` is active,
+  as under ``cupyx.errstate``;
+- the scipy namespaces lack what ``cupyx.scipy`` lacks (``special.iv/ive/jv``,
+  ``linalg.sqrtm``), and ``special.polygamma`` needs an array order ``n``.
 """
 
 from __future__ import annotations
@@ -99,10 +122,20 @@ class StandinArray:
             yield _wrap(self._a[i])
 
     def __getitem__(self, idx):
-        return _wrap(self._a[_unwrap_index(idx)])
+        return _wrap(self._a[_cupy_index(self._a.shape, _unwrap_index(idx))])
 
     def __setitem__(self, idx, value):
-        self._a[_unwrap_index(idx)] = _unwrap(value)
+        idx = _cupy_index(self._a.shape, _unwrap_index(idx))
+        value = _unwrap(value)
+        items = idx if type(idx) is tuple else (idx,)
+        if any(isinstance(i, _np.ndarray) and i.dtype.kind in "iu" for i in items):
+            # cupy: which of several writes to one position lands is unspecified; here the
+            # first one does (numpy: the last), so code relying on either is caught
+            pos = _np.arange(self._a.size).reshape(self._a.shape)[idx]
+            vals = _np.broadcast_to(_np.asarray(value, dtype=self._a.dtype), pos.shape)
+            self._a[_np.unravel_index(pos.reshape(-1)[::-1], self._a.shape)] = vals.reshape(-1)[::-1]
+            return
+        self._a[idx] = value
 
     def __dlpack__(self, *args, **kwargs):
         return self._a.__dlpack__(*args, **kwargs)
@@ -181,6 +214,33 @@ def _unwrap_index(idx):
     return _unwrap(idx)
 
 
+def _cupy_index(shape, idx):
+    """An (unwrapped) index as cupy reads it: integer arrays wrap around, ints are checked."""
+    items = idx if type(idx) is tuple else (idx,)
+
+    def width(i):
+        if i is None or i is Ellipsis:
+            return 0
+        if isinstance(i, _np.ndarray) and i.dtype == _np.bool_:
+            return i.ndim
+        return 1
+
+    rest = len(shape) - sum(width(i) for i in items)
+    out, axis = [], 0
+    for i in items:
+        if i is Ellipsis:
+            axis += max(rest, 0)
+        elif axis < len(shape):
+            n = shape[axis]
+            if isinstance(i, _np.ndarray) and i.dtype.kind in "iu" and n:
+                i = _np.mod(i, n)
+            elif isinstance(i, (int, _np.integer)) and not isinstance(i, (bool, _np.bool_)) and not -n <= i < n:
+                raise IndexError(f"Index {i} is out of bounds for axis {axis} with size {n}")
+        out.append(i)
+        axis += width(i)
+    return tuple(out) if type(idx) is tuple else out[0]
+
+
 for _name, _fn in (
     ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "true_divide"),
     ("floordiv", "floor_divide"), ("mod", "remainder"), ("pow", "power"), ("matmul", "matmul"),
@@ -220,6 +280,21 @@ class _Ufunc:
     def __call__(self, *args, **kwargs):
         return _wrap(self._u(*_unwrap(args), **_unwrap(kwargs)))
 
+    def at(self, a, indices, b=None):
+        """cupy's ufunc.at: add/subtract; maximum/minimum through float32; no others."""
+        name = self._u.__name__
+        if name not in ("add", "subtract", "maximum", "minimum"):
+            raise NotImplementedError(f"`cupy_{name}.at` is not supported yet")
+        buf = _unwrap(a)
+        idx = _cupy_index(buf.shape, _unwrap_index(indices))
+        vals = _unwrap(b)
+        if name in ("maximum", "minimum") and buf.dtype.kind == "f":
+            f32 = buf.astype(_np.float32)  # fmaxf/fminf: float32 precision, NaN ignored
+            (_np.fmax if name == "maximum" else _np.fmin).at(f32, idx, _np.asarray(vals, _np.float32))
+            buf[...] = f32
+        else:
+            self._u.at(buf, idx, vals)
+
     def __getattr__(self, name):
         attr = getattr(self._u, name)
         if callable(attr):
@@ -233,11 +308,14 @@ class _Ufunc:
 class _Namespace(types.ModuleType):
     """numpy's functions, taking and returning StandinArray."""
 
-    def __init__(self, name, src):
+    def __init__(self, name, src, hidden=()):
         super().__init__(name)
         self._src = src
+        self._hidden = frozenset(hidden)
 
     def __getattr__(self, name):
+        if name in self._hidden:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
         attr = getattr(self._src, name)
         if isinstance(attr, _np.ufunc):
             out = _Ufunc(attr)
@@ -274,3 +352,6 @@ def asnumpy(a):
 namespace.asarray = asarray
 namespace.array = asarray
 namespace.asnumpy = asnumpy
+
+# cupy's differences from numpy's namespace (where, *_like, matmul, convolve, linalg, scipy)
+from ._standin_cupy import CUPYX_LACKS, errstate, scipy_namespace  # noqa: E402, F401

@@ -9,6 +9,7 @@ data: they ask :func:`namespace_of` for the namespace of their inputs.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import numpy as np
@@ -18,12 +19,21 @@ from . import _standin
 __all__ = [
     "Device", "Backend", "DeviceMismatchError", "devices", "get_device", "namespace_of",
     "backend_of", "device_of", "default_device", "set_default_device", "to_numpy",
-    "put_buffer", "is_float_dtype", "canonical_dtype",
+    "put_buffer", "is_float_dtype", "canonical_dtype", "linalg_raises", "NoDeviceImplementationError",
 ]
 
 
 class DeviceMismatchError(ValueError):
     """Arrays on different devices were combined in one operation."""
+
+
+class NoDeviceImplementationError(NotImplementedError):
+    """A function has no implementation on the arrays' device (e.g. cupyx.scipy lacks it).
+
+    Documented and expected (docs/backends.md lists these functions): the fix is to move
+    the data to the cpu. funcgrad's pytest plugin reports a test failing with it as skipped
+    (it is never raised on the cpu, where a missing scipy is an ImportError).
+    """
 
 
 class Device:
@@ -251,6 +261,19 @@ def put_buffer(buf, device) -> object:
     if src is not None and src is not NUMPY:
         buf = src.to_numpy(buf)
     return be.from_host(buf, index=d.index)
+
+
+def linalg_raises(xp):
+    """A context in which ``xp.linalg`` raises numpy's LinAlgError on singular or non positive
+    definite matrices, as numpy always does: cupy (and the stand-in, which mimics it) check
+    the solver's status only under ``cupyx.errstate(linalg='raise')``."""
+    if xp is np:
+        return contextlib.nullcontext()
+    if xp is _standin.namespace:
+        return _standin.errstate(linalg="raise")
+    import cupyx  # noqa: PLC0415 - cupy is loaded whenever xp is cupy
+
+    return cupyx.errstate(linalg="raise")
 
 
 def check_same_device(bufs, what: str):

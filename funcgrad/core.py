@@ -386,6 +386,16 @@ def _impl_error(prim, vals, params, err):
     shapes = ", ".join(
         f"{v.dtype}{list(v.shape)}" if hasattr(v, "shape") else type(v).__name__ for v in vals
     )
+    if isinstance(err, (TypeError, ValueError, IndexError)) and prim.abstract is not None and \
+            any(type(v) in backend.XP_OF_TYPE and backend.XP_OF_TYPE[type(v)] is not np for v in vals):
+        # another backend's wording (cupy: "Axis dimension mismatch"): the shape rule's error
+        # is numpy's, naming the shapes
+        try:
+            prim.abstract(*(ShapedArray(v.shape, v.dtype) if hasattr(v, "shape") else v for v in vals), **params)
+        except (TypeError, ValueError, IndexError) as rule_err:
+            err = rule_err
+        except Exception:  # noqa: S110 - a rule that cannot judge these avals: keep the impl's error
+            pass
     msg = f"{prim.name}({shapes}): {err}"
     try:
         new = type(err)(msg)

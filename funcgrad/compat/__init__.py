@@ -20,7 +20,7 @@ from . import inplace_methods as _inplace_methods  # noqa: F401
 from .creation import *  # noqa: F401,F403
 from .creation import LEGACY as _LEGACY
 from .creation import manual_seed as _creation_manual_seed
-from .device import device  # noqa: F401
+from .device import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import (  # noqa: F401
     bfloat16, bool, cdouble, cfloat, complex64, complex128, double, dtype, float, float16, float32, float64,
     get_default_dtype, half, int, int8, int16, int32, int64, long, short, uint8, promote_types, can_cast,

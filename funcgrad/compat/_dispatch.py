@@ -44,10 +44,12 @@ def apply(prim, *args, **params):
 
 
 def as_t(x):
-    """Tensors as they are; numbers stay numbers; other data -> Tensor."""
+    """Tensors, funcgrad Arrays and numbers as they are; other data -> Tensor."""
     if isinstance(x, (Tensor, int, float, bool, complex)):
         return x
     if isinstance(x, Tracer):
+        return x
+    if isinstance(x, Array):  # a funcgrad constant: stays one (it follows the tensors' device, see graph.py)
         return x
     from .creation import tensor  # noqa: PLC0415
 
@@ -60,7 +62,7 @@ def cast(x, npd):
         if x._value.dtype == npd:
             return x
         return apply(convert_p, x, dtype=npd)
-    if isinstance(x, Tracer):
+    if isinstance(x, (Tracer, Array)):
         return bind(convert_p, x, dtype=npd) if x.dtype != npd else x
     return x
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import backend
 from . import dtypes
-from .device import device as _device, to_device
+from .device import default_for, device as _device, to_device
 from .tensor import Size, Tensor, wrap
 
 __all__ = [
@@ -82,7 +82,7 @@ def _finish(buf, dtype=None, device=None, requires_grad=False):
         npd = dtypes.as_dtype(dtype).dtype
         if buf.dtype != npd:
             buf = buf.astype(npd)
-    buf = to_device(buf, device)
+    buf = to_device(buf, default_for(device))
     t = wrap(buf)
     if requires_grad:
         t.requires_grad_(True)
@@ -203,16 +203,29 @@ def _dt(dtype, default=None):
     return dtypes.as_dtype(dtype).dtype if dtype is not None else (default or dtypes.get_default_dtype().dtype)
 
 
+def _alloc(name, shape, npd, device, *args):
+    """``xp.<name>(shape, *args, dtype)`` made directly on the target device (no host copy)."""
+    dev = default_for(device)
+    if dev is None:
+        return getattr(np, name)(shape, *args, dtype=npd)
+    bd = _device(dev)._backend_device()
+    be = backend.get_backend(bd)
+    if be.kind == "cuda":
+        with be.xp.cuda.Device(bd.index):
+            return getattr(be.xp, name)(shape, *args, dtype=npd)
+    return getattr(be.xp, name)(shape, *args, dtype=npd)
+
+
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(np.zeros(_shape(size), _dt(dtype)), None, device, requires_grad)
+    return _finish(_alloc("zeros", _shape(size), _dt(dtype), device), None, device, requires_grad)
 
 
 def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(np.ones(_shape(size), _dt(dtype)), None, device, requires_grad)
+    return _finish(_alloc("ones", _shape(size), _dt(dtype), device), None, device, requires_grad)
 
 
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(np.empty(_shape(size), _dt(dtype)), None, device, requires_grad)
+    return _finish(_alloc("empty", _shape(size), _dt(dtype), device), None, device, requires_grad)
 
 
 def empty_strided(size, stride, dtype=None, device=None, requires_grad=False, **kw):
@@ -225,7 +238,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
         dtype = dtypes.result_type(fill_value)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    return _finish(np.full(_shape((size,)), fill_value, _dt(dtype)), None, device, requires_grad)
+    return _finish(_alloc("full", _shape((size,)), _dt(dtype), device, fill_value), None, device, requires_grad)
 
 
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
@@ -292,12 +305,14 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
-    m = mean._value if isinstance(mean, Tensor) else mean
-    s = std._value if isinstance(std, Tensor) else std
+    m = backend.to_numpy(mean._value) if isinstance(mean, Tensor) else mean
+    s = backend.to_numpy(std._value) if isinstance(std, Tensor) else std
     shape = _shape((size,)) if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
     like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
     npd = _dt(dtype, like._value.dtype if like is not None else None)
     buf = (m + s * _rng(generator).standard_normal(shape)).astype(npd)
+    if device is None and like is not None:
+        device = like.device  # samples go where the given mean/std live
     return _finish(buf, None, device, requires_grad)
 
 

@@ -15,11 +15,11 @@ import re
 
 import numpy as np
 
-from ..backend import namespace_of
 from ..core import Array, Zero, missing_rule
 from ..primitives.elementwise import add
 from ..transforms.reverse import fit_cotangent
 from .grad_mode import STATE
+from .device import xp_of
 from .graph import AccumulateGrad, edge_of
 from .tensor import Tensor, wrap
 
@@ -39,6 +39,14 @@ def _arr(buf):
     a = _new(Array)
     a._value = buf
     return a
+
+
+def _first_buf(grads):
+    """A buffer of the gradient(s) flowing into a node (their device is the node's)."""
+    for g in (grads if isinstance(grads, (list, tuple)) else [grads]):
+        if g is not None and not isinstance(g, Zero):
+            return g._value
+    return None
 
 
 def _saved_out(node, buf, k, create_graph):
@@ -118,7 +126,7 @@ def call_node(node, grads, create_graph, release):
                     if not prim.zero_derivative:
                         raise missing_rule(prim, "vjp", i, "funcgrad.compat backward")
                     shape, dtype = e[0].out_meta(e[1])  # PyTorch: a zero gradient, not none
-                    z = np.zeros(shape, dtype)
+                    z = xp_of(_first_buf(grads)).zeros(shape, dtype)
                     res[i] = wrap(z) if create_graph else _arr(z)
                 else:
                     c = rule(grads, ans, *args, **params) if params else rule(grads, ans, *args)
@@ -319,12 +327,12 @@ def _accumulate(v, g, create_graph):
     old = v._grad
     if old is None:
         if not create_graph:  # a private buffer: the flowing one may be the user's gradient or a hook's
-            g = wrap(np.array(g._value, copy=True))
+            g = wrap(g._value.copy())
         v._grad = g
     elif create_graph or old.grad_fn is not None or g.grad_fn is not None:
         v._grad = old + g
     else:
-        np.add(old._value, g._value, out=old._value, casting="unsafe")
+        xp_of(old._value).add(old._value, g._value, out=old._value, casting="unsafe")
         old._bump()
 
 
@@ -332,7 +340,7 @@ def _check_nan(node, outs):
     for i, o in enumerate(outs):
         if o is not None:
             buf = o._value
-            if np.isnan(buf).any():
+            if bool(xp_of(buf).isnan(buf).any()):
                 where = f"\nThe forward operation was created at:\n{node.anomaly}" if node.anomaly else ""
                 raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.{where}")
 
@@ -343,12 +351,14 @@ def _seed(t, g, create_graph):
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
         if t._value.dtype.kind not in "fc":
             raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
-        buf = namespace_of(t._value).ones_like(t._value)  # on the output's device
+        buf = xp_of(t._value).ones_like(t._value)  # on the output's device
         return wrap(buf) if create_graph else _arr(buf)
     if not isinstance(g, Tensor):
         from .creation import tensor as _tensor  # noqa: PLC0415
 
-        g = _tensor(g, dtype=t.dtype)
+        g = _tensor(g, dtype=t.dtype, device=t.device)
+    if g.device != t.device:
+        raise RuntimeError(f"invalid gradient at index 0 - expected device {t.device} but got {g.device}")
     if tuple(g.shape) != tuple(t.shape):
         raise RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of {g.shape} and output[0] has a shape of {t.shape}.")
     return g if create_graph else _arr(g._value)
@@ -435,7 +445,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         g = got.get(k)
         if g is None:
             if materialize_grads:
-                res.append(wrap(np.zeros_like(t._value)))
+                res.append(wrap(xp_of(t._value).zeros_like(t._value)))
                 continue
             if not allow_unused:
                 raise RuntimeError(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import Array
+from .device import like, xp_of
 from .grad_mode import STATE
 from .graph import _SEQ, Node, _Aval, edge_of
 from .tensor import Tensor, wrap
@@ -82,9 +83,11 @@ class FunctionNode(Node):
         """grads: per output (Tensor/Array/None) -> per-input gradients (Tensors or Arrays)."""
         ctx = self.ctx
         gs = []
+        ref = next((g._value for g in grads if g is not None), np.zeros(0))  # on the outputs' device
+        xp = xp_of(ref)
         for g, (shape, dtype) in zip(grads, self.out_metas):
             if g is None:
-                gs.append(wrap(np.zeros(shape, dtype)) if ctx.materialize_grads else None)
+                gs.append(wrap(xp.zeros(shape, dtype)) if ctx.materialize_grads else None)
             elif isinstance(g, Tensor):
                 gs.append(g)
             else:
@@ -108,7 +111,7 @@ class FunctionNode(Node):
                 out.append(None)
                 continue
             if not isinstance(r, Tensor):
-                r = wrap(np.asarray(r))
+                r = wrap(like(np.asarray(r), ref))
             shape, dtype = e[0].out_meta(e[1])
             if tuple(r.shape) != tuple(shape):
                 try:

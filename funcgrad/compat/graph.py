@@ -15,7 +15,9 @@ import itertools
 
 import numpy as np
 
+from .. import backend
 from ..array import AvalProps
+from ..backend import XP_OF_TYPE
 from ..core import ALL_ARGS, Array, Trace, _impl_error
 from ..primitives.elementwise import multiply_p, safe_mul_p
 from .grad_mode import STATE
@@ -120,9 +122,9 @@ class Node(AvalProps):
         from .engine import call_node  # noqa: PLC0415
 
         gs = [g._value if isinstance(g, Tensor) else np.asarray(g) for g in grads]
-        gl = [wrap(np.asarray(g)) for g in gs]
+        gl = [wrap(g) for g in gs]
         res = call_node(self, gl[0] if self.outs is None else gl, False, True)
-        out = tuple(None if r is None else wrap(np.asarray(_buf(r))) for r in res)
+        out = tuple(None if r is None else wrap(_owned(_buf(r))) for r in res)
         return out[0] if len(out) == 1 else out
 
     __call__ = apply
@@ -133,6 +135,10 @@ class Node(AvalProps):
 
 def _buf(x):
     return x._value if isinstance(x, (Tensor, Array)) else x
+
+
+def _owned(buf):
+    return np.array(buf) if isinstance(buf, np.generic) else buf
 
 
 class AccumulateGrad(Node):
@@ -224,7 +230,8 @@ def record(prim, args, params, view_of=None):
     try:
         out = (prim.fast.get(type(v0)) or prim.impl)(*vals, **params)
     except Exception as e:
-        raise _impl_error(prim, vals, params, e) from e
+        # PyTorch's device rule: 0-d cpu tensors and constants follow the tensors' device
+        return record(prim, _on_one_device(prim, args, vals, e), params, view_of)
     if prim.multiple_results:
         outs = [_own(o, vals) for o in out]
         res = [wrap(o) for o in outs]
@@ -397,8 +404,51 @@ def link_view(r, base):
 
 def _is_view_of(out, v):
     """Whether the impl returned a writeable view into ``v``'s storage (not ``v`` itself)."""
-    return (type(out) is np.ndarray and type(v) is np.ndarray and out is not v
-            and out.base is not None and out.flags.writeable and np.may_share_memory(out, v))
+    t = type(out)
+    if t is np.ndarray:
+        return (type(v) is np.ndarray and out is not v
+                and out.base is not None and out.flags.writeable and np.may_share_memory(out, v))
+    return (t is type(v) and out is not v and t in XP_OF_TYPE and out.base is not None
+            and _writeable(out) and XP_OF_TYPE[t].may_share_memory(out, v))
+
+
+def _writeable(buf):
+    """Device buffers: cupy has no read-only flag; broadcast views (0 strides) are not writeable."""
+    return buf.size <= 1 or 0 not in buf.strides
+
+
+def _on_one_device(prim, args, vals, err):
+    """PyTorch's device rule, checked when an impl failed: Tensors of one device, with 0-d cpu
+    tensors and constants (Arrays, numpy arrays) moved to it; else PyTorch's RuntimeError.
+    -> the arguments to retry with; raises the impl's error if devices were not the problem."""
+    devs = {}
+    for a, v in zip(args, vals):
+        if type(a) in TENSOR_TYPES and (v.ndim or type(v) is not np.ndarray):
+            devs.setdefault(str(backend.device_of(v)), v)
+    if len(devs) > 1:
+        from .device import mixed_devices  # noqa: PLC0415
+
+        raise mixed_devices(*list(devs)[:2]) from None
+    target = next(iter(devs.values()), None)
+    if target is None:  # only 0-d cpu tensors and constants: the constants' device (PyTorch: the cpu)
+        target = next((v for v in vals if type(v) is not np.ndarray and type(v) in XP_OF_TYPE), None)
+    moved = list(args)
+    changed = False
+    if target is not None:
+        dev = backend.device_of(target)
+        for i, (a, v) in enumerate(zip(args, vals)):
+            if type(v) in XP_OF_TYPE and backend.device_of(v) != dev:
+                if type(a) in TENSOR_TYPES:  # a 0-d cpu tensor: a recorded copy (its gradient goes back)
+                    from .ops_convert import _to_device  # noqa: PLC0415
+
+                    moved[i] = _to_device(a, str(dev))
+                else:
+                    moved[i] = _arr(backend.put_buffer(v, dev))
+                changed = True
+    if not changed:
+        raise _impl_error(prim, vals, {}, err) from err
+    return moved
+
 
 
 def _own(out, vals):
@@ -420,6 +470,12 @@ def _own(out, vals):
         return out
     if isinstance(out, np.generic):
         return np.array(out)
+    xp = XP_OF_TYPE.get(t)
+    if xp is not None:  # a device buffer: copy aliases and views of the inputs
+        for v in vals:
+            if type(v) is t and (out is v or (out.base is not None and xp.may_share_memory(out, v))):
+                return out.copy()
+        return out
     if hasattr(out, "base") and getattr(out, "base", None) is not None:
         return out.copy()
     return out

@@ -18,6 +18,7 @@ from ..primitives.index import _Slot, scatter_set_p
 from ..primitives.shape import reshape_p
 from . import dtypes
 from ._dispatch import apply
+from .device import device, like, mixed_devices
 from .grad_mode import STATE
 from .tensor import Tensor, _addr, _lowest, wrap
 
@@ -29,7 +30,7 @@ _LEGACY_NAME = {"b": "Bool", "u": "Byte", "i": "Long", "f": "Float", "c": "Compl
 
 def _check_writable(x):
     v = x._value
-    if isinstance(v, np.ndarray) and not v.flags.writeable:
+    if (not v.flags.writeable) if isinstance(v, np.ndarray) else (0 in v.strides and v.size > 1):
         if 0 in v.strides and v.size > 1:
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers to a single "
@@ -47,7 +48,7 @@ def _check_leaf(x):
 
 def write(x, new):
     """Store ``new``'s values into x's storage (PyTorch's cast and shape rules), bump the version."""
-    nv = new._value if isinstance(new, Tensor) else np.asarray(new)
+    nv = new._value if isinstance(new, Tensor) else like(new, x._value)
     xd = x._value.dtype
     if _CAT[nv.dtype.kind] > _CAT[xd.kind]:
         raise RuntimeError(f"result type {_LEGACY_NAME[nv.dtype.kind]} can't be cast to the desired output type "
@@ -60,12 +61,19 @@ def write(x, new):
         if b != x._value.shape:
             raise RuntimeError(f"output with shape {list(x._value.shape)} doesn't match the broadcast shape "
                                f"{list(b) if b is not None else list(nv.shape)}")
+    if type(nv) is not type(x._value) and not isinstance(nv, np.generic):
+        if not (type(nv) is np.ndarray and nv.ndim == 0):  # a 0-d cpu tensor is a scalar
+            raise mixed_devices(x.device, device._of(nv))
+        nv = nv[()]
     x._value[...] = nv
     x._bump()
 
 
 def positions(view_buf, base_buf):
-    """Flat indices (into the base, C order) of each element of a view of the base's storage."""
+    """Flat indices (into the base, C order) of each element of a view of the base's storage.
+
+    Host bookkeeping from shapes, strides and addresses (no data is read): a numpy array
+    whatever the buffers' device."""
     isz = base_buf.dtype.itemsize
     lo = _lowest(base_buf)
     ids = np.empty(base_buf.shape, np.int64)
@@ -89,7 +97,7 @@ def positions(view_buf, base_buf):
 
 def _snapshot(x):
     """A tensor with x's history and a private copy of its values (what the recorded op reads)."""
-    s = wrap(np.array(x._value, copy=True))
+    s = wrap(x._value.copy())
     s.grad_fn = x.grad_fn
     s._output_nr = x._output_nr
     return s
@@ -106,7 +114,7 @@ def inplace(x, fn, *others, name=None):
         write(x, fn(x, *others))
         return x
     base = x._base if (x._base is not None and x._vc is x._base._vc) else None
-    src = _snapshot(x) if x.grad_fn is not None else wrap(np.array(x._value, copy=True))
+    src = _snapshot(x) if x.grad_fn is not None else wrap(x._value.copy())
     new = fn(src, *others)
     if base is not None:
         pos = positions(x._value, base._value) if base._value.size else None
@@ -131,7 +139,7 @@ def inplace(x, fn, *others, name=None):
     if base is not None and pos is not None:
         flat_b = apply(reshape_p, bsrc, shape=(base._value.size,))
         flat_v = apply(reshape_p, new, shape=(x._value.size,))
-        nb = apply(scatter_set_p, flat_b, flat_v, wrap(pos.reshape(-1)), template=(_Slot(0),))
+        nb = apply(scatter_set_p, flat_b, flat_v, wrap(like(pos.reshape(-1), base._value)), template=(_Slot(0),))
         nb = apply(reshape_p, nb, shape=base._value.shape)
         nb.grad_fn.name_ = "CopySlices"
         base.grad_fn = nb.grad_fn

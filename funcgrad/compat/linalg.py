@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ._dispatch import FUNCS, METHODS, name_grad, op
+from .device import xp_of
 from .tensor import Tensor
 
 
@@ -65,7 +66,7 @@ def _square(name, a):
 @_linalg("inv", "LinalgInvExBackward0")
 def inv(A):
     _square("inv", A)
-    if np.any(np.linalg.matrix_rank(A._value) < A.shape[-1]):
+    if bool((xp_of(A._value).linalg.matrix_rank(A._value) < A.shape[-1]).any()):
         raise LinAlgError("linalg.inv: The diagonal element 2 is zero, the inversion could not be completed "
                           "because the input matrix is singular.")
     return fnp.linalg.inv(A)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import namespace_of
+from ..backend import to_numpy
 from ..primitives.transfer import device_put_p
 from . import dtypes
 from ._dispatch import FUNCS, METHODS, cast, method, name_grad
-from .device import device as _device
+from .device import device as _device, like, same_device, xp_of
 from .inplace import inplace, write
 from .tensor import Tensor, wrap
 
@@ -22,7 +22,7 @@ def _convert(x, d):
 
 def _to_device(x, dev):
     d = _device(dev)
-    if x.device == d:
+    if same_device(x._value, d):
         return x
     from .. import backend  # noqa: PLC0415
 
@@ -58,6 +58,17 @@ def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, mem
 
 
 METHODS["cpu"] = lambda self, memory_format=None: _to_device(self, "cpu")
+
+
+@method("pin_memory")
+def pin_memory(self, device=None):
+    """Accepted for compatibility: host buffers are numpy's (pageable); transfers work from them."""
+    return self
+
+
+@method("is_pinned")
+def is_pinned(self, device=None):
+    return False
 
 
 @method("cuda")
@@ -96,12 +107,15 @@ def fill_(self, value):
     from .ops_elementwise import where  # noqa: PLC0415
 
     def fill(s, v):
+        xp = xp_of(s._value)
         if isinstance(v, Tensor) and v.requires_grad:
-            return cast(where(wrap(np.zeros(s._value.shape, bool)), s, v), s._value.dtype)
+            return cast(where(wrap(xp.zeros(s._value.shape, bool)), s, v), s._value.dtype)
         vv = v._value if isinstance(v, Tensor) else v
+        if isinstance(vv, np.ndarray) or type(vv) is type(s._value):
+            vv = vv.item()  # a 0-d tensor's value (of any device: PyTorch allows a cpu one)
         if s.requires_grad:
-            return where(wrap(np.zeros(s._value.shape, bool)), s, wrap(np.asarray(vv, s._value.dtype)))
-        return wrap(np.full(s._value.shape, vv, s._value.dtype))
+            return where(wrap(xp.zeros(s._value.shape, bool)), s, wrap(xp.full((), vv, s._value.dtype)))
+        return wrap(xp.full(s._value.shape, vv, s._value.dtype))
 
     if isinstance(value, Tensor) and value._value.ndim:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value._value.ndim} dimensions.")
@@ -113,14 +127,14 @@ def copy_(self, src, non_blocking=False):
     from .ops_shape import expand  # noqa: PLC0415
 
     def cp(s, v):
-        v = v if isinstance(v, Tensor) else wrap(np.asarray(v))
+        v = v if isinstance(v, Tensor) else wrap(like(v, s._value))
         if v._value.shape != s._value.shape:
             v = expand(v, s._value.shape)
-        if v.device != s.device:
+        if not same_device(v._value, s.device):
             v = _to_device(v, s.device)
         if v.requires_grad:
             return cast(v, s._value.dtype).contiguous() if v._value.dtype != s._value.dtype else v
-        return wrap(namespace_of(v._value).asarray(v._value).astype(s._value.dtype))  # on v's device
+        return wrap(v._value.astype(s._value.dtype))  # on v's device (now s's)
 
     return inplace(self, cp, src, name="CopyBackwards")
 
@@ -129,7 +143,8 @@ def _random_(sample):
     def f(self, *args, generator=None, **kw):
         from .creation import _rng  # noqa: PLC0415
 
-        buf = np.asarray(sample(_rng(generator), self._value.shape, *args, **kw)).astype(self._value.dtype)
+        host = np.asarray(sample(_rng(generator), self._value.shape, *args, **kw)).astype(self._value.dtype)
+        buf = like(host, self._value)  # drawn on the host (one stream for every device), then moved
         return inplace(self, lambda s: wrap(buf))
     return f
 
@@ -144,7 +159,7 @@ def _random_ints(r, shape, a=None, b=None, **kw):
 
 METHODS["random_"] = _random_(_random_ints)
 METHODS["exponential_"] = _random_(lambda r, shape, lambd=1.0: r.exponential(1.0 / lambd, shape))
-METHODS["bernoulli_"] = _random_(lambda r, shape, p=0.5: r.random(shape) < (p._value if isinstance(p, Tensor) else p))
+METHODS["bernoulli_"] = _random_(lambda r, shape, p=0.5: r.random(shape) < (to_numpy(p._value) if isinstance(p, Tensor) else p))
 METHODS["geometric_"] = _random_(lambda r, shape, p: r.geometric(p, shape))
 METHODS["log_normal_"] = _random_(lambda r, shape, mean=1.0, std=2.0: r.lognormal(mean, std, shape))
 METHODS["cauchy_"] = _random_(lambda r, shape, median=0.0, sigma=1.0: median + sigma * r.standard_cauchy(shape))
@@ -163,7 +178,7 @@ def resize_(self, *sizes):
     if n <= flat.size and self._value.flags.c_contiguous:
         self._value = flat[:n].reshape(shape)
     else:
-        new = np.zeros(n, self._value.dtype)
+        new = xp_of(self._value).zeros(n, self._value.dtype)
         new[:min(n, flat.size)] = flat[:min(n, flat.size)]
         self._value = new.reshape(shape)
     self._bump()
@@ -177,7 +192,7 @@ def resize_as_(self, other):
 
 @method("set_")
 def set_(self, source=None):
-    self._value = source._value if source is not None else np.empty((0,), self._value.dtype)
+    self._value = source._value if source is not None else xp_of(self._value).empty((0,), self._value.dtype)
     self._bump()
     return self
 

@@ -9,6 +9,7 @@ from ..core import REGISTRY
 from ..primitives import elementwise as ew
 from . import dtypes
 from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote
+from .device import check_same, like, xp_of
 from .graph import record
 from .tensor import Tensor, wrap
 
@@ -97,7 +98,7 @@ def pow(input, exponent, *, out=None):  # noqa: A001
             return name_grad(record(_P["square"], (input,), _NO_PARAMS), "PowBackward0")
         return record(_P["power"], (input, exponent), _NO_PARAMS)
     (a, b), npd = promote(as_t(input), as_t(exponent))
-    if npd.kind in "iu" and np.any(np.asarray(b._value if isinstance(b, Tensor) else b) < 0):
+    if npd.kind in "iu" and bool((b._value < 0).any() if isinstance(b, Tensor) else b < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     r = _finish(apply(_P["power"], a, b), npd)
     return name_grad(r, "PowBackward1" if isinstance(exponent, Tensor) and exponent.requires_grad else "PowBackward0")
@@ -212,7 +213,7 @@ def where(condition, input=None, other=None):
     if isinstance(c, Tensor) and c._value.dtype != np.bool_:
         c = wrap(c._value.astype(bool))
     if not isinstance(a, Tensor) and not isinstance(b, Tensor):
-        a = wrap(np.asarray(a, dtype=npd))
+        a = wrap(like(np.asarray(a, dtype=npd), c._value) if isinstance(c, Tensor) else np.asarray(a, dtype=npd))
     return _finish(apply(_P["where"], c, a, b), npd)
 
 
@@ -260,45 +261,51 @@ for _n in ("logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_o
 
 @op("logical_not")
 def logical_not(input):
-    return wrap(np.logical_not(input._value))
+    return wrap(xp_of(input._value).logical_not(input._value))
 
 
 @op("bitwise_not")
 def bitwise_not(input):
     if input._value.dtype.kind == "f":
         raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
-    return wrap(np.invert(input._value))
+    return wrap(xp_of(input._value).invert(input._value))
 
 
 @op("isnan")
 def isnan(input):
-    return wrap(np.isnan(input._value))
+    return wrap(xp_of(input._value).isnan(input._value))
 
 
 @op("isinf")
 def isinf(input):
-    return wrap(np.isinf(input._value))
+    return wrap(xp_of(input._value).isinf(input._value))
 
 
 @op("isfinite")
 def isfinite(input):
-    return wrap(np.isfinite(input._value))
+    return wrap(xp_of(input._value).isfinite(input._value))
 
 
 @op("equal")
 def equal(input, other):
-    return input.shape == other.shape and bool(np.array_equal(input._value, other._value))
+    check_same(input._value, other._value)
+    return input.shape == other.shape and bool(xp_of(input._value).array_equal(input._value, other._value))
 
 
 @op("allclose")
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return bool(np.allclose(input._value, as_t(other)._value if isinstance(other, Tensor) else other, rtol, atol, equal_nan))
+    o = other._value if isinstance(other, Tensor) else other
+    if isinstance(other, Tensor):
+        check_same(input._value, o)
+    return bool(xp_of(input._value).allclose(input._value, o, rtol, atol, equal_nan))
 
 
 @op("isclose")
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     o = other._value if isinstance(other, Tensor) else other
-    return wrap(np.isclose(input._value, o, rtol, atol, equal_nan))
+    if isinstance(other, Tensor):
+        check_same(input._value, o)
+    return wrap(xp_of(input._value).isclose(input._value, o, rtol, atol, equal_nan))
 
 
 @op("lerp")

@@ -12,6 +12,7 @@ import numpy as np
 from ..primitives.index import _Slot, getitem_p, parse_index, scatter_add_p, scatter_set_p
 from . import dtypes
 from ._dispatch import METHODS, apply, as_t, cast, method, name_grad, op
+from .device import like, xp_of
 from .graph import record
 from .grad_mode import STATE
 from .inplace import _check_leaf, _check_writable, inplace
@@ -23,7 +24,11 @@ def _bound(v):
     return v.__index__() if isinstance(v, Tensor) else v
 
 
-def _norm_index(idx):
+def _norm_index(idx, buf):
+    """Index items for ``buf``: index tensors and host arrays (lists, numpy) on buf's device.
+
+    As PyTorch, cpu index tensors may index a tensor of any device; an index tensor on
+    another device indexes only tensors of its own device (or the cpu)."""
     items = idx if isinstance(idx, tuple) else (idx,)
     out = []
     for it in items:
@@ -36,14 +41,25 @@ def _norm_index(idx):
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             if it._value.dtype == np.uint8:
                 it = wrap(it._value.astype(bool))
-        elif isinstance(it, list):
-            it = np.asarray(it)
+            if type(it._value) is not type(buf) and it._value.ndim:
+                if type(it._value) is not np.ndarray:
+                    raise RuntimeError(f"indices should be either on cpu or on the same device as the indexed "
+                                       f"tensor ({_dev(buf)})")
+                it = wrap(like(it._value, buf))
+        elif isinstance(it, (list, np.ndarray)):
+            it = wrap(like(np.asarray(it), buf))
         out.append(it)
     return tuple(out) if isinstance(idx, tuple) or len(out) != 1 else out[0]
 
 
+def _dev(buf):
+    from .device import device  # noqa: PLC0415
+
+    return device._of(buf)
+
+
 def getitem(self, idx):
-    idx = _norm_index(idx)
+    idx = _norm_index(idx, self._value)
     template, arrays = parse_index(idx, self._value.ndim)
     if not arrays:
         r = record(getitem_p, (self,), {"template": template}, view_of=self)
@@ -66,8 +82,14 @@ def _np_index(idx):
 
 
 def setitem(self, idx, value):
-    idx = _norm_index(idx)
+    idx = _norm_index(idx, self._value)
     _check_writable(self)
+    if isinstance(value, Tensor) and type(value._value) is not type(self._value):
+        from .ops_convert import _to_device  # noqa: PLC0415  (x[i] = v copies v, as copy_: any device)
+
+        value = _to_device(value, _dev(self._value))
+    elif isinstance(value, (list, np.ndarray)):
+        value = wrap(like(np.asarray(value, self._value.dtype), self._value))
     if not STATE.enabled or not (self.requires_grad or (isinstance(value, Tensor) and value.requires_grad)):
         if STATE.enabled:
             _check_leaf_view(self)
@@ -93,7 +115,7 @@ METHODS["__setitem__"] = setitem
 
 
 def _full_index(index, dim, nd):
-    grids = list(np.indices(index._value.shape, sparse=True))
+    grids = [wrap(like(g, index._value)) for g in np.indices(index._value.shape, sparse=True)]
     grids[dim] = index
     return tuple(grids)
 
@@ -171,6 +193,21 @@ def index_add_(self, dim, index, source, *, alpha=1):
     return inplace(self, lambda s, v: index_add(s, dim, index, v, alpha=alpha), source)
 
 
+@op("index_put")
+def index_put(input, indices, values, accumulate=False):
+    """``input[indices] = values`` (``+=`` with ``accumulate``, repeated indices adding up), out of place."""
+    idx = _norm_index(tuple(indices), input._value)
+    template, arrays = parse_index(idx, input._value.ndim, input._value.shape)
+    v = cast(as_t(values), input._value.dtype) if isinstance(values, Tensor) else values
+    prim = scatter_add_p if accumulate else scatter_set_p
+    return name_grad(apply(prim, input, v, *arrays, template=template), "IndexPutBackward0")
+
+
+@method("index_put_")
+def index_put_(self, indices, values, accumulate=False):
+    return inplace(self, lambda s, v: index_put(s, indices, v, accumulate), values, name="IndexPutBackward0")
+
+
 @op("index_fill")
 def index_fill(input, dim, index, value):
     d = _dim(dim, input._value.ndim)
@@ -189,8 +226,9 @@ def masked_select(input, mask):
 
     shape = np.broadcast_shapes(input._value.shape, mask._value.shape)
     x = expand(input, shape) if input._value.shape != shape else input
-    m = np.broadcast_to(mask._value, shape)
-    template, arrays = parse_index(tuple(wrap(a) for a in np.nonzero(m)), len(shape))
+    xp = xp_of(mask._value)
+    m = xp.broadcast_to(mask._value, shape)
+    template, arrays = parse_index(tuple(wrap(a) for a in xp.nonzero(m)), len(shape))
     return name_grad(apply(getitem_p, x, *arrays, template=template), "MaskedSelectBackward0")
 
 
@@ -216,19 +254,21 @@ def masked_fill_(self, mask, value):
 
 @op("masked_scatter")
 def masked_scatter(input, mask, source):
-    m = np.broadcast_to(mask._value, input._value.shape)
+    xp = xp_of(mask._value)
+    m = xp.broadcast_to(mask._value, input._value.shape)
     n = int(m.sum())
-    template, arrays = parse_index(tuple(wrap(a) for a in np.nonzero(m)), input._value.ndim)
+    template, arrays = parse_index(tuple(wrap(a) for a in xp.nonzero(m)), input._value.ndim)
     vals = source.reshape(-1)[:n]
     return apply(scatter_set_p, input, cast(vals, input._value.dtype), *arrays, template=template)
 
 
 @op("nonzero")
 def nonzero(input, *, as_tuple=False):
-    nz = np.nonzero(np.atleast_1d(input._value) if input._value.ndim == 0 else input._value)
+    xp = xp_of(input._value)
+    nz = xp.nonzero(xp.atleast_1d(input._value) if input._value.ndim == 0 else input._value)
     if as_tuple:
         return tuple(wrap(a.astype(np.int64)) for a in nz)
-    return wrap(np.stack(nz, axis=1).astype(np.int64) if nz else np.zeros((0, 0), np.int64))
+    return wrap(xp.stack(nz, axis=1).astype(np.int64))
 
 
 @op("argwhere")

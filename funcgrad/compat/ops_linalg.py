@@ -12,6 +12,7 @@ import numpy as np
 from ..primitives.index import getitem_p, parse_index
 from ..primitives.linalg import matmul_p
 from ._dispatch import FUNCS, apply, name_grad, op, promote
+from .device import check_same, like, xp_of
 from .tensor import Tensor, _dim, wrap
 
 
@@ -140,7 +141,7 @@ def _diag_index(shape, offset):
 def diagonal(input, offset=0, dim1=0, dim2=1):
     x = input.movedim((_dim(dim1, input.dim()), _dim(dim2, input.dim())), (-2, -1))
     r, c = _diag_index(tuple(x.shape[-2:]), offset)
-    template, arrays = parse_index((Ellipsis, wrap(r), wrap(c)), x.dim())
+    template, arrays = parse_index((Ellipsis, wrap(like(r, x._value)), wrap(like(c, x._value))), x.dim())
     return name_grad(apply(getitem_p, x, *arrays, template=template), "DiagonalBackward0")
 
 
@@ -156,8 +157,8 @@ def _diag(input, offset):
         r, c = _diag_index((n, n), diagonal)
         from ..primitives.index import scatter_set_p  # noqa: PLC0415
 
-        template, arrays = parse_index((wrap(r), wrap(c)), 2)
-        z = wrap(np.zeros((n, n), input._value.dtype))
+        template, arrays = parse_index((wrap(like(r, input._value)), wrap(like(c, input._value))), 2)
+        z = wrap(xp_of(input._value).zeros((n, n), input._value.dtype))
         return name_grad(apply(scatter_set_p, z, input, *arrays, template=template), "DiagEmbedBackward0")
     if input.dim() != 2:
         raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{input.dim()}D")
@@ -183,7 +184,7 @@ def _tri(upper):
             raise RuntimeError(f"{'triu' if upper else 'tril'}: input tensor must have at least 2 dimensions")
         n, m = input.shape[-2:]
         mask = np.triu(np.ones((n, m), bool), diagonal) if upper else np.tril(np.ones((n, m), bool), diagonal)
-        r = FUNCS["where"](wrap(mask), input, wrap(np.zeros((), input._value.dtype)))
+        r = FUNCS["where"](wrap(like(mask, input._value)), input, wrap(xp_of(input._value).zeros((), input._value.dtype)))
         return name_grad(r, "TriuBackward0" if upper else "TrilBackward0")
     return f
 
@@ -208,7 +209,9 @@ def einsum(equation, *operands):
     if any(o.requires_grad for o in operands):
         raise RuntimeError("einsum with operands that require grad is not supported by funcgrad.compat yet; "
                            "use matmul/mul/sum instead")
-    return wrap(np.asarray(np.einsum(equation, *(o._value for o in operands))))
+    check_same(*(o._value for o in operands))
+    xp = xp_of(operands[0]._value)
+    return wrap(xp.asarray(xp.einsum(equation, *(o._value for o in operands))))
 
 
 __all__ = ["matmul", "mm", "Tensor"]

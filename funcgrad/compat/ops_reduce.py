@@ -13,11 +13,13 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..backend import to_numpy
 from ..core import REGISTRY
 from ..primitives import reduce as rd
 from ..primitives.index import getitem_p, parse_index
 from . import dtypes
 from ._dispatch import apply, as_t, cast, float_input, name_grad, norm_dim, op
+from .device import like, xp_of
 from .tensor import Tensor, _dim, wrap
 
 _values_indices = {}
@@ -85,16 +87,16 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
 
 def _take(x, idx, d):
     """x's values at integer positions ``idx`` along dim d (gathered: differentiable)."""
-    grids = list(np.indices(idx.shape, sparse=True))
+    grids = [like(g, idx) for g in np.indices(idx.shape, sparse=True)]
     grids[d] = idx
-    template, arrays = parse_index(tuple(wrap(np.asarray(g)) for g in grids), x._value.ndim)
+    template, arrays = parse_index(tuple(wrap(g) for g in grids), x._value.ndim)
     return apply(getitem_p, x, *arrays, template=template)
 
 
 def _select_reduce(name, x, dim, keepdim, pick):
     """(values, indices) of a selection along ``dim``; pick(buf, d) -> index array with keepdims."""
     if x._value.ndim == 0:
-        return _vi(name)(x, wrap(np.zeros((), np.int64)))
+        return _vi(name)(x, wrap(xp_of(x._value).zeros((), np.int64)))
     d = _dim(dim, x._value.ndim)
     if x._value.shape[d] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
@@ -108,7 +110,6 @@ def _select_reduce(name, x, dim, keepdim, pick):
 
 def _extreme(kind):
     prim = rd.reduce_max_p if kind == "max" else rd.reduce_min_p
-    argf = np.argmax if kind == "max" else np.argmin
 
     def f(input, dim=None, keepdim=False, *, out=None):
         if isinstance(dim, Tensor):  # torch.max(a, b): element-wise
@@ -123,10 +124,11 @@ def _extreme(kind):
                              kind.title() + "Backward1")
 
         def pick(buf, d):
-            nanpos = np.isnan(buf).any(axis=d, keepdims=True) if buf.dtype.kind == "f" else None
-            i = np.expand_dims(argf(buf, axis=d), d)
-            if nanpos is not None and nanpos.any():
-                i = np.where(nanpos, np.expand_dims(np.argmax(np.isnan(buf), axis=d), d), i)
+            xp = xp_of(buf)
+            nanpos = xp.isnan(buf).any(axis=d, keepdims=True) if buf.dtype.kind == "f" else None
+            i = xp.expand_dims((xp.argmax if kind == "max" else xp.argmin)(buf, axis=d), d)
+            if nanpos is not None and bool(nanpos.any()):
+                i = xp.where(nanpos, xp.expand_dims(xp.argmax(xp.isnan(buf), axis=d), d), i)
             return i
         return _select_reduce(kind, input, dim, keepdim, pick)
     f.__name__ = kind
@@ -139,30 +141,37 @@ op("amax")(lambda input, dim=(), keepdim=False: apply(rd.reduce_max_p, input, ax
 op("amin")(lambda input, dim=(), keepdim=False: apply(rd.reduce_min_p, input, axes=_axes(dim if dim != () else None, input.dim()), keepdims=keepdim))
 
 
-@op("argmax")
-def argmax(input, dim=None, keepdim=False):
-    if dim is None:
-        return wrap(np.asarray(np.argmax(input._value.reshape(-1)), np.int64))
-    return wrap(np.asarray(np.argmax(input._value, axis=_dim(dim, input.dim()), keepdims=keepdim), np.int64))
+def _arg_extreme(name):
+    def f(input, dim=None, keepdim=False):
+        buf = input._value
+        xp = xp_of(buf)
+        fn = getattr(xp, name)
+        if dim is None:
+            r = fn(buf.reshape(-1))
+            if keepdim:
+                r = r.reshape((1,) * buf.ndim)
+        else:
+            r = fn(buf, axis=_dim(dim, input.dim()), keepdims=keepdim)
+        return wrap(xp.asarray(r).astype(np.int64))
+    f.__name__ = name
+    return f
 
 
-@op("argmin")
-def argmin(input, dim=None, keepdim=False):
-    if dim is None:
-        return wrap(np.asarray(np.argmin(input._value.reshape(-1)), np.int64))
-    return wrap(np.asarray(np.argmin(input._value, axis=_dim(dim, input.dim()), keepdims=keepdim), np.int64))
+argmax = op("argmax")(_arg_extreme("argmax"))
+argmin = op("argmin")(_arg_extreme("argmin"))
 
 
 def _sorted_idx(buf, d, descending=False, stable=True):
+    xp = xp_of(buf)
     if descending:  # stable: equal elements keep their original order
-        return buf.shape[d] - 1 - np.flip(np.argsort(np.flip(buf, d), axis=d, kind="stable"), d)
-    return np.argsort(buf, axis=d, kind="stable")
+        return buf.shape[d] - 1 - xp.flip(xp.argsort(xp.flip(buf, d), axis=d, kind="stable"), d)
+    return xp.argsort(buf, axis=d, kind="stable")
 
 
 @op("sort")
 def sort(input, dim=-1, descending=False, stable=False):
     if input._value.ndim == 0:
-        return _vi("sort")(input, wrap(np.zeros((), np.int64)))
+        return _vi("sort")(input, wrap(xp_of(input._value).zeros((), np.int64)))
     d = _dim(dim, input._value.ndim)
     idx = _sorted_idx(input._value, d, descending)
     return _vi("sort")(name_grad(_take(input, idx, d), "SortBackward0"), wrap(idx.astype(np.int64)))
@@ -179,7 +188,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
     if k > (input._value.shape[d] if input._value.ndim else 1):
         raise RuntimeError("selected index k out of range")
     idx = _sorted_idx(input._value, d, descending=largest)
-    idx = np.take(idx, np.arange(k), axis=d)
+    idx = idx[(slice(None),) * d + (slice(0, k),)]
     return _vi("topk")(name_grad(_take(input, idx, d), "TopkBackward0"), wrap(idx.astype(np.int64)))
 
 
@@ -188,7 +197,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     def pick(buf, d):
         if not 1 <= k <= buf.shape[d]:
             raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-        return np.take(np.argsort(buf, axis=d, kind="stable"), [k - 1], axis=d)
+        return _take_pos(xp_of(buf).argsort(buf, axis=d, kind="stable"), k - 1, d)
     return _select_reduce("kthvalue", input, dim, keepdim, pick)
 
 
@@ -199,17 +208,25 @@ def median(input, dim=None, keepdim=False):
         flat = input.reshape(-1)
         n = flat._value.size
         if n == 0:
-            return wrap(np.asarray(np.nan, input._value.dtype))
-        r = _select_reduce("median", flat, 0, False, lambda b, d: np.take(np.argsort(b, kind="stable"), [(n - 1) // 2])).values
+            return wrap(xp_of(input._value).full((), np.nan, input._value.dtype))
+        r = _select_reduce("median", flat, 0, False,
+                           lambda b, d: _take_pos(xp_of(b).argsort(b, kind="stable"), (n - 1) // 2, 0)).values
         return name_grad(r, "MedianBackward0")
     return _select_reduce("median", input, dim, keepdim,
-                          lambda b, d: np.take(np.argsort(b, axis=d, kind="stable"), [(b.shape[d] - 1) // 2], axis=d))
+                          lambda b, d: _take_pos(xp_of(b).argsort(b, axis=d, kind="stable"), (b.shape[d] - 1) // 2, d))
+
+
+def _take_pos(idx, k, d):
+    """idx[..., k:k+1, ...] along d (keeps the dimension)."""
+    return idx[(slice(None),) * d + (slice(k, k + 1),)]
 
 
 @op("mode")
 def mode(input, dim=-1, keepdim=False):
     """The smallest of the most frequent values (and the index of its last occurrence, as PyTorch)."""
     def pick(buf, d):
+        on = buf
+        buf = to_numpy(buf)  # a per-row host loop: the rows are copied to the host once
         moved = np.moveaxis(buf, d, -1)
         out = np.empty(moved.shape[:-1] + (1,), np.int64)
         for pos in np.ndindex(moved.shape[:-1]):
@@ -217,7 +234,7 @@ def mode(input, dim=-1, keepdim=False):
             vals, counts = np.unique(row, return_counts=True)
             v = vals[np.argmax(counts)]
             out[pos + (0,)] = np.nonzero(row == v)[0][-1]
-        return np.moveaxis(out, -1, d)
+        return like(np.moveaxis(out, -1, d), on)
     return _select_reduce("mode", input, dim, keepdim, pick)
 
 
@@ -327,8 +344,9 @@ def logsumexp(input, dim, keepdim=False):
 
     x = float_input(input)
     axes = _axes(dim, x._value.ndim)
-    m = wrap(np.max(x._value, axis=axes, keepdims=True)) if x._value.size else wrap(np.zeros((1,) * x._value.ndim, x._value.dtype))
-    m._value = np.where(np.isfinite(m._value), m._value, 0).astype(x._value.dtype)
+    xp = xp_of(x._value)
+    m = xp.max(x._value, axis=axes, keepdims=True) if x._value.size else xp.zeros((1,) * x._value.ndim, x._value.dtype)
+    m = wrap(xp.where(xp.isfinite(m), m, 0).astype(x._value.dtype))
     s = apply(rd.reduce_sum_p, exp(sub(x, m)), axes=axes, keepdims=True)
     r = add(log(s), m)
     if not keepdim:
@@ -338,40 +356,45 @@ def logsumexp(input, dim, keepdim=False):
 
 @op("all")
 def all(input, dim=None, keepdim=False):  # noqa: A001
+    return _logical_reduce(input, dim, keepdim, "all")
+
+
+def _logical_reduce(input, dim, keepdim, name):
     b = input._value.astype(bool)
-    r = np.all(b) if dim is None else np.all(b, axis=_dim(dim, b.ndim), keepdims=keepdim)
-    return wrap(np.asarray(r, np.uint8 if input._value.dtype == np.uint8 else np.bool_))
+    xp = xp_of(b)
+    r = getattr(xp, name)(b) if dim is None else getattr(xp, name)(b, axis=_dim(dim, b.ndim), keepdims=keepdim)
+    return wrap(xp.asarray(r).astype(np.uint8 if input._value.dtype == np.uint8 else np.bool_))
 
 
 @op("any")
 def any(input, dim=None, keepdim=False):  # noqa: A001
-    b = input._value.astype(bool)
-    r = np.any(b) if dim is None else np.any(b, axis=_dim(dim, b.ndim), keepdims=keepdim)
-    return wrap(np.asarray(r, np.uint8 if input._value.dtype == np.uint8 else np.bool_))
+    return _logical_reduce(input, dim, keepdim, "any")
 
 
 @op("count_nonzero")
 def count_nonzero(input, dim=None):
-    return wrap(np.asarray(np.count_nonzero(input._value, axis=dim), np.int64))
+    xp = xp_of(input._value)
+    return wrap(xp.asarray(xp.count_nonzero(input._value, axis=dim)).astype(np.int64))
 
 
 @op("unique")
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
-    res = np.unique(input._value, return_inverse=return_inverse, return_counts=return_counts, axis=dim)
+    xp = xp_of(input._value)
+    res = xp.unique(input._value, return_inverse=return_inverse, return_counts=return_counts, axis=dim)
     if isinstance(res, tuple):
-        return tuple(wrap(np.asarray(r) if i == 0 else np.asarray(r, np.int64)) for i, r in enumerate(res))
+        return tuple(wrap(xp.asarray(r) if i == 0 else xp.asarray(r).astype(np.int64)) for i, r in enumerate(res))
     return wrap(res)
 
 
 @op("bincount")
 def bincount(input, weights=None, minlength=0):
-    return wrap(np.bincount(input._value, None if weights is None else weights._value, minlength))
+    return wrap(xp_of(input._value).bincount(input._value, None if weights is None else weights._value, minlength))
 
 
 @op("histc")
 def histc(input, bins=100, min=0, max=0):  # noqa: A002
     lo, hi = (min, max) if (min, max) != (0, 0) else (float(input._value.min()), float(input._value.max()))
-    return wrap(np.histogram(input._value, bins, (lo, hi))[0].astype(input._value.dtype))
+    return wrap(xp_of(input._value).histogram(input._value, bins, (lo, hi))[0].astype(input._value.dtype))
 
 
 __all__ = ["sum", "mean", "max", "min", "as_t"]

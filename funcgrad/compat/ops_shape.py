@@ -16,6 +16,7 @@ from ..primitives.index import getitem_p
 from . import dtypes
 from ._dispatch import apply, ints, method, name_grad, norm_dim, op
 from .graph import link_view, record
+from .device import like, xp_of
 from .tensor import _dim, wrap
 
 
@@ -39,16 +40,24 @@ def _resolve(shape, size):
     return tuple(shape)
 
 
+def _viewable(buf, shape):
+    """Whether ``buf`` can take ``shape`` without a copy (numpy's rule, from shape and strides only)."""
+    probe = buf.view() if type(buf) is np.ndarray else \
+        np.lib.stride_tricks.as_strided(np.zeros(1, buf.dtype), buf.shape, buf.strides)
+    try:
+        probe.shape = shape
+    except AttributeError:
+        return False
+    return True
+
+
 @method("view")
 def view(self, *shape):
     if len(shape) == 1 and isinstance(shape[0], (dtypes.dtype, type)) or (len(shape) == 1 and isinstance(shape[0], str)):
         d = dtypes.as_dtype(shape[0]).dtype
         return wrap(self._value.view(d))
     shape = _resolve(ints(shape), self._value.size)
-    probe = self._value.view()
-    try:
-        probe.shape = shape
-    except AttributeError:
+    if not _viewable(self._value, shape):
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one dimension spans "
             "across two contiguous subspaces). Use .reshape(...) instead.") from None
@@ -58,10 +67,7 @@ def view(self, *shape):
 @op("reshape")
 def reshape(input, *shape):
     shape = _resolve(ints(shape), input._value.size)
-    probe = input._value.view()
-    try:
-        probe.shape = shape
-    except AttributeError:
+    if not _viewable(input._value, shape):
         return name_grad(apply(sh.reshape_p, input, shape=shape), "ReshapeAlias0")  # a copy
     return _view(sh.reshape_p, input, "ViewBackward0", shape=shape)
 
@@ -228,7 +234,7 @@ def unfold(self, dimension, size, step):
         raise RuntimeError(f"maximum size for tensor at dimension {d} is {v.shape[d]} but size is {size}")
     starts = np.arange(n) * step
     idx = starts[:, None] + np.arange(size)[None, :]
-    tpl_idx = (slice(None),) * d + (idx,)
+    tpl_idx = (slice(None),) * d + (wrap(like(idx, v)),)
     from ..primitives.index import parse_index  # noqa: PLC0415
 
     template, arrays = parse_index(tpl_idx, v.ndim)
@@ -236,7 +242,7 @@ def unfold(self, dimension, size, step):
     r = movedim(r, d + 1, -1) if v.ndim else r
     strides = v.strides[:d] + (v.strides[d] * step,) + v.strides[d + 1:] + (v.strides[d],)
     shape = v.shape[:d] + (n,) + v.shape[d + 1:] + (size,)
-    r._value = np.lib.stride_tricks.as_strided(v, shape, strides)  # same values, sharing storage
+    r._value = xp_of(v).lib.stride_tricks.as_strided(v, shape, strides)  # same values, sharing storage
     link_view(r, self)
     return name_grad(r, "UnfoldBackward0")
 
@@ -253,9 +259,9 @@ def clone(input, *, memory_format=None):
     if input.requires_grad:
         r = apply(convert_p, input, dtype=input._value.dtype)  # a copy (results own their storage)
         if not r._value.flags.c_contiguous:
-            r._value = np.ascontiguousarray(r._value)
+            r._value = r._value.copy(order="C")
         return name_grad(r, "CloneBackward0")
-    return wrap(np.array(input._value, copy=True, order="C"))
+    return wrap(input._value.copy(order="C"))
 
 
 @method("repeat")
@@ -378,7 +384,7 @@ def flip(input, dims):
     r = input
     for d in dims:
         dd = _dim(d, input._value.ndim)
-        idx = (slice(None),) * dd + (np.arange(input._value.shape[dd])[::-1].copy(),)
+        idx = (slice(None),) * dd + (wrap(like(np.arange(input._value.shape[dd])[::-1].copy(), input._value)),)
         template, arrays = parse_index(idx, input._value.ndim)
         r = apply(getitem_p, r, *arrays, template=template)
     return name_grad(r if r is not input else clone(input), "FlipBackward0")
@@ -394,7 +400,7 @@ def roll(input, shifts, dims=None):
     for s, d in zip(shifts, dims):
         d = _dim(d, input._value.ndim)
         n = input._value.shape[d]
-        idx = (slice(None),) * d + ((np.arange(n) - s) % n,)
+        idx = (slice(None),) * d + (wrap(like((np.arange(n) - s) % n, input._value)),)
         from ..primitives.index import parse_index  # noqa: PLC0415
 
         template, arrays = parse_index(idx, input._value.ndim)

@@ -54,10 +54,9 @@ def get_safe_globals():
 # --- save ----------------------------------------------------------------------------------
 
 def _root(buf):
-    r = buf
-    while isinstance(r.base, np.ndarray):
-        r = r.base
-    return r
+    from .tensor import root  # noqa: PLC0415
+
+    return root(buf)
 
 
 def _addr(a):
@@ -70,6 +69,25 @@ class _Pickler(pickle.Pickler):
         self.storages = {}
         self._keys = {}
         self._keep = []  # the roots stay alive while pickling, so their ids stay unique
+        self._device_roots = {}  # (device, address, bytes) of a device storage -> its host copy
+
+    def _host_view(self, buf):
+        """A host array with ``buf``'s values; device views of one storage view one host copy of it
+        (copied once per save), so the file keeps them sharing, as numpy views do."""
+        if isinstance(buf, np.ndarray):
+            return buf
+        from .tensor import _addr as dev_addr, root  # noqa: PLC0415
+
+        r = root(buf)
+        k = (str(backend.device_of(r)), dev_addr(r), r.nbytes)
+        host_root = self._device_roots.get(k)
+        if host_root is None:
+            host_root = self._device_roots[k] = np.ascontiguousarray(backend.to_numpy(r))
+            self._keep.append(r)
+        if not buf.size:
+            return np.empty(buf.shape, buf.dtype)
+        return np.ndarray(buf.shape, buf.dtype, buffer=host_root, offset=dev_addr(buf) - dev_addr(r),
+                          strides=buf.strides)
 
     def _storage(self, host, shareable):
         root = _root(host) if shareable else host
@@ -85,10 +103,7 @@ class _Pickler(pickle.Pickler):
     def persistent_id(self, obj):
         if not isinstance(obj, Tensor):
             return None
-        buf = obj._value
-        on_host = isinstance(buf, np.ndarray)
-        host = buf if on_host else backend.to_numpy(buf)
-        key, offset, host = self._storage(host, on_host)
+        key, offset, host = self._storage(self._host_view(obj._value), True)
         kind = "param" if obj._is_param else "tensor"
         return (kind, key, host.dtype.str, tuple(host.shape), tuple(host.strides), offset, bool(obj.requires_grad),
                 str(obj.device))
@@ -214,6 +229,21 @@ def _make_unpickler(file, storages, weights_only, map_location):
             cache[key] = np.frombuffer(bytearray(storages[key]), dtype=np.uint8)
         return cache[key]
 
+    def _on_device(t, key, offset, dev):
+        """The tensor as a view of its storage copied once to ``dev``: views saved together stay views."""
+        from .device import device as _device, xp_of  # noqa: PLC0415
+
+        d = _device(dev)._backend_device()
+        k = (key, str(d))
+        raw = cache.get(k)
+        if raw is None:
+            raw = cache[k] = backend.put_buffer(storage(key), d)
+        buf = t._value
+        if not buf.size or offset % buf.dtype.itemsize or (raw.size - offset) % buf.dtype.itemsize:
+            return t.to(dev)
+        flat = raw[offset:].view(buf.dtype)
+        return wrap(xp_of(flat).lib.stride_tricks.as_strided(flat, buf.shape, buf.strides))
+
     def persistent_load(pid):
         if not (isinstance(pid, tuple) and len(pid) == 8 and pid[0] in ("tensor", "param")):
             raise pickle.UnpicklingError(f"unknown persistent id {pid!r:.80}")
@@ -228,7 +258,7 @@ def _make_unpickler(file, storages, weights_only, map_location):
         else:
             dev = _target_device(location, map_location)
             if dev != "cpu":
-                t = t.to(dev)
+                t = _on_device(t, key, offset, dev)
         if kind == "param":
             from .nn.parameter import Parameter  # noqa: PLC0415
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import backend
+from .. import _standin, backend
 from ..core import Tracer
 from . import dtypes
 
@@ -123,11 +123,7 @@ class Tensor(Tracer):
         return st if dim is None else st[_dim(dim, self._value.ndim)]
 
     def storage_offset(self):
-        base = self._value
-        while isinstance(getattr(base, "base", None), np.ndarray):
-            base = base.base
-        lo = _lowest(base)
-        return (_addr(self._value) - lo) // self._value.dtype.itemsize
+        return (_addr(self._value) - _lowest(root(self._value))) // self._value.dtype.itemsize
 
     def _concrete(self):
         return self._value
@@ -361,7 +357,8 @@ class Tensor(Tracer):
     __str__ = __repr__
 
     def __reduce_ex__(self, proto):
-        return (_rebuild, (np.array(backend.to_numpy(self._value)), self._req))
+        dev = None if type(self._value) is np.ndarray else str(backend.device_of(self._value))
+        return (_rebuild, (np.array(backend.to_numpy(self._value)), self._req, dev))
 
     def __deepcopy__(self, memo):
         if self.grad_fn is not None:
@@ -402,8 +399,8 @@ def wrap(buf, requires_grad=False):
     return t
 
 
-def _rebuild(host, req):
-    t = wrap(host)
+def _rebuild(host, req, dev=None):
+    t = wrap(host if dev is None else backend.put_buffer(host, dev))
     t._req = req
     return t
 
@@ -415,8 +412,37 @@ def _dim(d, ndim):
     return d % nd
 
 
+def _host_mem(buf):
+    """The stand-in device's memory is host memory: its numpy array has the addresses."""
+    return buf._a if type(buf) is _standin.StandinArray else buf
+
+
 def _addr(buf):
+    """Address of a buffer's first element (numpy, stand-in, or cupy's device pointer)."""
+    buf = _host_mem(buf)
     return buf.__array_interface__["data"][0] if isinstance(buf, np.ndarray) else buf.data.ptr
+
+
+def root(buf):
+    """The buffer owning the memory ``buf`` views (``buf`` itself if it owns it)."""
+    if type(buf) is _standin.StandinArray:
+        return _standin.StandinArray(_np_root(buf._a))
+    if isinstance(buf, np.ndarray):
+        return _np_root(buf)
+    while isinstance(getattr(buf, "base", None), type(buf)):
+        buf = buf.base
+    return buf
+
+
+def _np_root(a):
+    while True:
+        b = a.base
+        if isinstance(b, np.ndarray):
+            a = b
+        elif isinstance(getattr(b, "base", None), np.ndarray):  # through as_strided's wrapper object
+            a = b.base
+        else:
+            return a
 
 
 def _lowest(buf):

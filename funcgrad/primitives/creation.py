@@ -15,9 +15,12 @@ from ..core import Primitive, ShapedArray
 
 def _full_like_impl(x, fill_value, shape=None, dtype=None):
     xp = XP_OF_TYPE.get(type(x), np)
-    if xp is np and not isinstance(x, (np.ndarray, np.generic)):
-        x = np.asarray(x)
-    return xp.full_like(x, fill_value, dtype=dtype, shape=shape)
+    if xp is np:
+        if not isinstance(x, (np.ndarray, np.generic)):
+            x = np.asarray(x)
+        return np.full_like(x, fill_value, dtype=dtype, shape=shape)
+    # not xp.full_like: cupy reads shape=() as "not given" and would return x's shape
+    return xp.full(x.shape if shape is None else shape, fill_value, dtype=x.dtype if dtype is None else dtype)
 
 
 def _full_like_abstract(x, fill_value, shape=None, dtype=None):

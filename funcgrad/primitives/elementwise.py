@@ -43,22 +43,48 @@ def _ufunc_abstract(uf):
     return abstract
 
 
+_OUT_DTYPE: dict = {}
+
+
+def _numpy_out_dtype(uf, args):
+    """numpy's result dtype of ``uf`` on these buffers; numpy's TypeError where it has no loop.
+
+    Other backends' ufuncs have loops numpy lacks (cupy's sign of bools) and pick other
+    result dtypes (cupy's sinc of bools is float16): funcgrad follows numpy on every backend.
+    """
+    key = (uf, tuple(a.dtype if hasattr(a, "dtype") else _WEAK.get(type(a), type(a)) for a in args))
+    try:
+        return _OUT_DTYPE[key]
+    except KeyError:
+        pass
+    dt = uf.resolve_dtypes(key[1] + (None,) * uf.nout)[-1]
+    _OUT_DTYPE[key] = dt
+    return dt
+
+
 def _ufunc_impl(name, nin):
-    """impl calling the ufunc of the inputs' namespace; numpy without a lookup."""
+    """impl calling the ufunc of the inputs' namespace (numpy's loops and result dtype on
+    every backend); numpy without a lookup."""
     np_fn = getattr(np, name)
     get = XP_OF_TYPE.get
+
+    def other(xp, args):
+        dt = _numpy_out_dtype(np_fn, args)
+        out = getattr(xp, name)(*args)
+        return out if np_fn.nout != 1 or out.dtype == dt else out.astype(dt)
+
     if nin == 1:
         def impl(x):
             xp = get(type(x), np)
-            return np_fn(x) if xp is np else getattr(xp, name)(x)
+            return np_fn(x) if xp is np else other(xp, (x,))
     elif nin == 2:
         def impl(x, y):
             xp = get(type(x)) or get(type(y), np)
-            return np_fn(x, y) if xp is np else getattr(xp, name)(x, y)
+            return np_fn(x, y) if xp is np else other(xp, (x, y))
     else:
         def impl(*args):
             xp = next((get(type(a)) for a in args if get(type(a)) is not None), np)
-            return getattr(xp, name)(*args)
+            return np_fn(*args) if xp is np else other(xp, args)
     impl.__name__ = f"{name}_impl"
     return impl
 
@@ -141,6 +167,8 @@ def _pow_dx(ans, x, y):
     rule with respect to y stay right at y == 0.
     """
     if isinstance(y, (int, float)):  # x ** 2 and friends: no select needed
+        if y == 2:  # exact (a GPU's pow(x, 1.0) may round)
+            return 2 * x
         return y * power(x, y - 1) if y != 0 else 0.0 * x
     base = where(logical_and(equal(x, 0), equal(y, 0)), 1.0, x)
     return y * power(base, y - 1)
@@ -296,6 +324,8 @@ invert = ufunc_primitive("invert", differentiable=False).bind
 def _where_impl(c, x, y):
     get = XP_OF_TYPE.get
     xp = get(type(c)) or get(type(x)) or get(type(y), np)
+    if xp is not np and isinstance(c, (bool, int, float)):
+        c = xp.asarray(c)  # cupy.where calls condition.astype
     return xp.where(c, x, y)
 
 

@@ -23,11 +23,13 @@ from ..core import Array, Primitive, ShapedArray, Tracer
 from ._batching import gather_batch_rule, scatter_batch_rule
 from .creation import zeros_like
 from .elementwise import convert, divide, equal, multiply, not_equal, where
+from .index_device import check_bounds, rebuild_checked, scatter_combine
 from .index_parse import (  # noqa: F401
     _fold_scalar_bools,
     _has_scalar_bool,
     _rebuild,
     _Slot,
+    array_device,
     parse_index,
 )
 
@@ -43,8 +45,12 @@ def _xp(x, *rest):
 # --- gather: x[idx] -------------------------------------------------------------------------
 
 def _getitem_impl(x, *arrays, template):
-    if isinstance(x, (int, float, complex, bool)):
-        x = np.asarray(x)
+    if not arrays:  # basic indexing (no arrays: the template is the index)
+        return (np.asarray(x) if isinstance(x, (int, float, complex, bool)) else x)[template]
+    if type(x) is not np.ndarray:  # numpy checks bounds itself
+        if isinstance(x, (int, float, complex, bool)):
+            x = np.asarray(x)
+        check_bounds(_xp(x, *arrays), template, arrays, x.shape)
     return x[_rebuild(template, arrays)]
 
 
@@ -93,7 +99,7 @@ getitem_transpose_p.defjvp(lambda t, ans, g, *arrays, template, shape, dtype: ge
 def getitem(x, idx):
     if _has_scalar_bool(idx):
         x, idx = _fold_scalar_bools(x, idx)
-    template, arrays = parse_index(idx, x.ndim, x.shape)
+    template, arrays = parse_index(idx, x.ndim, x.shape, array_device(x))
     return getitem_p.bind(x, *arrays, template=template)
 
 
@@ -104,15 +110,22 @@ def _scatter_impl_factory(mode):
         xp = _xp(x, v)
         if not hasattr(x, "copy") or isinstance(x, np.generic):
             x = xp.asarray(x)
+        idx = rebuild_checked(xp, template, arrays, x.shape)
+        if mode == "set" and arrays and xp is not np:
+            return scatter_combine(xp, x, idx, v)  # numpy's last write wins (cupy: unspecified)
         out = x.copy()
-        idx = _rebuild(template, arrays)
         if mode == "set":
             out[idx] = v
         elif mode == "add" and not arrays:
             out[idx] += v  # basic indexing cannot repeat a position
         else:
             ufunc = {"add": xp.add, "multiply": xp.multiply, "min": xp.minimum, "max": xp.maximum}[mode]
-            ufunc.at(out, idx, v)
+            if xp is np or mode == "add":
+                ufunc.at(out, idx, v)
+            elif not arrays:
+                out[idx] = ufunc(out[idx], v)
+            else:  # cupy has no multiply.at, and its minimum/maximum.at round float64 to float32
+                return scatter_combine(xp, x, idx, v, ufunc)
         return out
 
     impl.__name__ = f"scatter_{mode}_impl"
@@ -228,7 +241,7 @@ def scatter_add(x, v, arrays, template):
 
 def scatter(x, idx, v, mode):
     """``x`` with ``x[idx]`` combined with ``v`` by ``mode`` (a new array)."""
-    template, arrays = parse_index(idx, x.ndim, x.shape)
+    template, arrays = parse_index(idx, x.ndim, x.shape, array_device(x))
     return _scatter(_SCATTERS[mode], x, v, arrays, template)
 
 

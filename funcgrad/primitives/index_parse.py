@@ -46,11 +46,13 @@ def _static_int(v, what):
     raise IndexError(f"slice {what} must be an integer or None, got {v!r}")
 
 
-def parse_index(idx, ndim, shape=None):
+def parse_index(idx, ndim, shape=None, device=None):
     """-> (template, arrays): the static part of ``idx`` and its index arrays.
 
-    With ``shape`` (the indexed array's), boolean masks are checked against
-    the dimensions they cover, as numpy does (an IndexError naming both sizes).
+    With ``shape`` (the indexed array's), integers are checked against their axis
+    and boolean masks against the dimensions they cover, as numpy does (an
+    IndexError naming both sizes).  Host index data (lists, numpy arrays) goes to
+    ``device`` (the indexed array's; default: the default device).
     """
     items = idx if isinstance(idx, tuple) else (idx,)
     if isinstance(idx, list) and idx and all(isinstance(i, (slice, type(None), type(Ellipsis))) for i in idx):
@@ -65,9 +67,12 @@ def parse_index(idx, ndim, shape=None):
             template.append(slice(_static_int(item.start, "start"), _static_int(item.stop, "stop"),
                                   _static_int(item.step, "step")))
         elif _is_int_like(item):
+            if shape is not None and pos < len(shape) and not -shape[pos] <= item < shape[pos]:
+                # numpy's message (cupy's differs)
+                raise IndexError(f"index {int(item)} is out of bounds for axis {pos} with size {shape[pos]}")
             template.append(int(item))
         else:
-            arr = _index_array(item)
+            arr = _index_array(item, device)
             if arr.dtype == np.bool_:
                 if shape is not None:
                     _check_mask(arr, shape, pos)
@@ -124,7 +129,7 @@ def _check_mask(mask, shape, pos):
             )
 
 
-def _index_array(item):
+def _index_array(item, device=None):
     if isinstance(item, (Array, Tracer)):
         return item
     if isinstance(item, (bool, np.bool_)):
@@ -137,7 +142,8 @@ def _index_array(item):
         raise IndexError(f"invalid index {item!r}")
     from ..backend import default_device  # noqa: PLC0415
 
-    return Array(host, device=default_device()) if default_device().kind != "cpu" else Array(host)
+    dev = default_device() if device is None else device
+    return Array(host, device=dev)
 
 
 def _mask_to_indices(mask):
@@ -191,17 +197,16 @@ def _fold_scalar_bools(x, idx):
     new_axes = {p for p, f in zip(spans, flags) if f}
     dims = iter(x.shape)
     x = reshape(x, tuple(1 if d in new_axes else next(dims) for d in range(n_new)))
-    dev = _index_device(x)
+    dev = array_device(x)
     for k, f in enumerate(flags):
         if f:
-            host = np.zeros(1 if bool(items[k]) else 0, np.intp)
-            items[k] = Array(host) if dev is None else Array(host, device=dev)
+            items[k] = Array(np.zeros(1 if bool(items[k]) else 0, np.intp), device=dev)
     return x, tuple(items)
 
 
-def _index_device(x):
+def array_device(x):
+    """x's device, or None where it has no concrete value (under vmap: the default device)."""
     try:
-        dev = x.device
-    except Exception:  # no concrete value (vmap): the default device
+        return x.device
+    except Exception:
         return None
-    return None if dev.kind == "cpu" else dev

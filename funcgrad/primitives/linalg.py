@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import XP_OF_TYPE, linalg_raises
 from ..core import Primitive, ShapedArray, Zero
 from ._batching import ndim_of, stacked_rule, to_front
 from .creation import zeros_like
@@ -184,7 +184,26 @@ def _scalar_per_matrix(v):
 
 # --- inv ------------------------------------------------------------------------------
 
-inv_p = Primitive("inv", lambda a: _xp(a).linalg.inv(a), _square_abstract("inv"))
+def _raising(fn):
+    """An impl ``fn(xp, *bufs)`` that raises numpy's LinAlgError on every backend (see
+    backend.linalg_raises: cupy reports a singular matrix only when asked to)."""
+    def impl(*bufs):
+        xp = _xp(*bufs)
+        if xp is np:
+            return fn(xp, *bufs)
+        with linalg_raises(xp):
+            return fn(xp, *bufs)
+
+    impl.__name__ = f"{fn.__name__}_impl"
+    return impl
+
+
+@_raising
+def _inv(xp, a):
+    return xp.linalg.inv(a)
+
+
+inv_p = Primitive("inv", _inv, _square_abstract("inv"))
 # d(A^-1) = -A^-1 dA A^-1
 inv_p.defvjp(lambda g, ans, a: -matmul(T(ans), matmul(g, T(ans))), unsaved_args=(0,))
 inv_p.defjvp(lambda t, ans, a: -matmul(ans, matmul(t, ans)))
@@ -201,8 +220,8 @@ def _solve_abstract(a, b):
     return ShapedArray(batch + tuple(b.shape[-2:]), np.result_type(a.dtype, b.dtype))
 
 
-def _solve_impl(a, b):
-    xp = _xp(a, b)
+@_raising
+def _solve_impl(xp, a, b):
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     # numpy.linalg.solve broadcasts, but cupy needs equal batch dims
     a = xp.broadcast_to(a, batch + a.shape[-2:])
@@ -278,7 +297,12 @@ def _cholesky_vjp(g, ans, a):
     return sym(T(solve(T(ans), T(w))))  # ... L^-1, symmetrized
 
 
-cholesky_p = Primitive("cholesky", lambda a: _xp(a).linalg.cholesky(a), _square_abstract("cholesky"))
+@_raising
+def _cholesky(xp, a):
+    return xp.linalg.cholesky(a)
+
+
+cholesky_p = Primitive("cholesky", _cholesky, _square_abstract("cholesky"))
 cholesky_p.defvjp(_cholesky_vjp, unsaved_args=(0,))
 cholesky_p.defjvp(_cholesky_jvp)
 cholesky = cholesky_p.bind

@@ -59,6 +59,10 @@ def _tri_solve_impl(a, b, lower, trans, unit_diagonal):
     xp = _xp(a, b)
     dt = np.result_type(a.dtype, b.dtype, np.float32)
     n = a.shape[0]
+    if xp is not np and not unit_diagonal and n and bool((xp.diagonal(a) == 0).any()):
+        # as scipy (cupyx's trsm and cupy's solve do not check): a zero pivot is singular
+        bad = int(xp.argmax(xp.diagonal(a) == 0))
+        raise np.linalg.LinAlgError(f"singular matrix: resolution failed at diagonal {bad}")
     ns = _linalg(xp) if n > _SMALL else None
     if ns is not None and hasattr(ns, "solve_triangular"):
         out = ns.solve_triangular(a, b, trans=trans, lower=lower, unit_diagonal=unit_diagonal,

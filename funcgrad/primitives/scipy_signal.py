@@ -8,9 +8,10 @@ sliced to the operand's shape (so any order works):
     x_bar = convolve_full(g, flip(y))[m-1 : m-1+n]   (per axis; n, m the sizes of x, y)
     y_bar = convolve_full(g, flip(x))[n-1 : n-1+m]
 
-The impl uses the backend's scipy.signal (scipy on the cpu, cupyx.scipy.signal on
-cuda) with the requested method; without one, FFTs of the array library
-(method "fft") or a shift-and-add sum over y's elements (otherwise).
+On numpy the impl uses scipy.signal.convolve with the requested method.  On
+other backends, and on numpy without scipy, it is device-generic: FFTs of the
+array library (method "fft", or "auto" when the smaller operand has more than 32
+elements) or a shift-and-add sum over the smaller operand's elements.
 """
 
 from __future__ import annotations
@@ -30,7 +31,12 @@ def _xp(x, y):
 
 
 def _direct(xp, x, y, dt):
+    """Sum over shifts of the smaller operand (convolution commutes): one multiply-add
+    of the larger operand per element of the smaller."""
+    if y.size > x.size:
+        x, y = y, x
     out = xp.zeros(tuple(a + b - 1 for a, b in zip(x.shape, y.shape)), dtype=dt)
+    x = x.astype(dt, copy=False)
     for k in np.ndindex(*y.shape):
         sl = tuple(slice(i, i + n) for i, n in zip(k, x.shape))
         out[sl] = out[sl] + y[k] * x
@@ -40,8 +46,15 @@ def _direct(xp, x, y, dt):
 def _fft(xp, x, y, dt):
     shape = tuple(a + b - 1 for a, b in zip(x.shape, y.shape))
     axes = tuple(range(x.ndim))
-    out = xp.fft.irfftn(xp.fft.rfftn(x, shape, axes) * xp.fft.rfftn(y, shape, axes), shape, axes)
+    if dt.kind == "c":
+        out = xp.fft.ifftn(xp.fft.fftn(x, shape, axes) * xp.fft.fftn(y, shape, axes), shape, axes)
+    else:
+        out = xp.fft.irfftn(xp.fft.rfftn(x, shape, axes) * xp.fft.rfftn(y, shape, axes), shape, axes)
     return out.astype(dt)
+
+
+# "auto" away from scipy: FFTs once the direct sum needs more multiply-adds than this
+_DIRECT_MAX_SHIFTS = 32
 
 
 def _conv_impl(x, y, method):
@@ -49,13 +62,15 @@ def _conv_impl(x, y, method):
     dt = np.result_type(x.dtype, y.dtype)
     if x.size == 0 or y.size == 0:
         return xp.zeros(_conv_abstract(x, y, method).shape, dtype=dt)
-    ns = scipy_namespace(xp, "signal")
-    if ns is not None and hasattr(ns, "convolve"):
-        out = ns.convolve(x, y, mode="full", method=method)
-        return out.astype(dt) if out.dtype != dt else out
-    if method == "fft" and dt.kind == "f":
-        return _fft(xp, x, y, dt)
-    return _direct(xp, x, y, dt)
+    if xp is np:  # scipy's C implementation, where installed
+        ns = scipy_namespace(xp, "signal")
+        if ns is not None:
+            out = ns.convolve(x, y, mode="full", method=method)
+            return out.astype(dt) if out.dtype != dt else out
+    # device-generic (cupy.convolve is 1-d only, and cupyx.scipy.signal's method="auto"
+    # refuses n-d inputs): FFTs or a sum over shifts, with the backend's own ops
+    fft = dt.kind in "fc" and (method == "fft" or (method == "auto" and min(x.size, y.size) > _DIRECT_MAX_SHIFTS))
+    return _fft(xp, x, y, dt) if fft else _direct(xp, x, y, dt)
 
 
 def _conv_abstract(x, y, method):

@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from .. import _standin
-from ..backend import XP_OF_TYPE
+from ..backend import XP_OF_TYPE, NoDeviceImplementationError
 from ..core import Primitive, ShapedArray
 from ._batching import elementwise_rule
 from .elementwise import defderiv, exp
@@ -61,7 +61,7 @@ def scipy_namespace(xp, sub):
         if xp is np:
             ns = importlib.import_module(f"scipy.{sub}")
         elif xp is _standin.namespace:
-            ns = _standin._Namespace(f"funcgrad.standin.scipy.{sub}", importlib.import_module(f"scipy.{sub}"))
+            ns = _standin.scipy_namespace(sub, importlib.import_module(f"scipy.{sub}"))
         else:  # cupy
             ns = importlib.import_module(f"cupyx.scipy.{sub}")
     except ImportError:
@@ -97,8 +97,13 @@ def missing_error(name, xp, sub="special"):
             f"funcgrad.scipy.{sub}.{name} on the cpu computes with scipy, which is not "
             "installed: pip install scipy"
         )
-    lib = f"cupyx.scipy.{sub} (part of cupy)" if _device_name(xp) == "cuda" else f"scipy.{sub} (pip install scipy)"
-    return NotImplementedError(
+    if _device_name(xp) == "cuda":
+        lib = f"cupyx.scipy.{sub} (part of cupy)"
+    elif name in _standin.CUPYX_LACKS.get(sub, ()):
+        lib = f"cupyx.scipy.{sub} (mirrored by the stand-in)"
+    else:
+        lib = f"scipy.{sub} (pip install scipy)"
+    return NoDeviceImplementationError(
         f"funcgrad.scipy.{sub}.{name} has no implementation on device "
         f"'{_device_name(xp)}': it needs {lib} to provide {name}; move the data to the cpu "
         "(funcgrad.device_put(x, 'cpu')) to compute it there"
@@ -152,6 +157,9 @@ def special_primitive(name, sp_name=None, *, fallback=None, orders=(), abstract=
         fn = getattr(ns, sp_name, None) if ns is not None else None
         dt = dtype_of(args)
         if fn is not None:
+            if xp is not np:  # cupyx's functions are not all ufuncs: some need arrays (polygamma's n)
+                args = tuple((xp.asarray(a) if i in orders else as_float(xp, a, dt)) if type(a) in _WEAK else a
+                             for i, a in enumerate(args))
             out = fn(*args, **params)
             return out if out.dtype == dt else out.astype(dt)
         if fallback is None:

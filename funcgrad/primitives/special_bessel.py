@@ -5,11 +5,15 @@ Rules come from the recurrences, written with these same primitives:
 J_v' = (J_{v-1} - J_{v+1}) / 2, Y_n' likewise, I_v' = (I_{v-1} + I_{v+1}) / 2,
 and for the scaled ive(v, x) = iv(v, x) exp(-|x|): ive' = (ive_{v-1} + ive_{v+1}) / 2
 - sign(x) ive_v.  The orders v, n are not differentiable.
+
+The rules of i1, i1e, j1 and yn use only orders >= 0 of functions that cupyx.scipy
+also has (I_1' = I_0 - I_1/x, J_1' = J_0 - J_1/x, Y_n' = (n/x) Y_n - Y_{n+1}), so
+they work on the GPU, where iv, ive and jv are missing.
 """
 
 from __future__ import annotations
 
-from .elementwise import absolute, defderiv, exp, sign
+from .elementwise import absolute, defderiv, exp, less, sign, where
 from .special import special_primitive
 
 __all__ = ["i0", "i1", "i0e", "i1e", "iv", "ive", "j0", "j1", "jv", "y0", "y1", "yn"]
@@ -35,16 +39,24 @@ jv_p = _order_rules(special_primitive("jv", orders=(0,)),
 jv = jv_p.bind
 
 yn_p = _order_rules(special_primitive("yn", orders=(0,)),
-                    lambda ans, n, x: 0.5 * (yn(n - 1, x) - yn(n + 1, x)))
+                    lambda ans, n, x: n / x * ans - yn(n + 1, x), True)
 yn = yn_p.bind
 
 i0_p = special_primitive("i0")
 defderiv(i0_p, lambda ans, x: i1(x), saves_out=False)
 i0 = i0_p.bind
 
+_SMALL = 1e-4  # below it, f(x)/x from its series (next term ~ x^4/384: negligible)
+
+
+def _over_x(f, x, series):
+    """f(x) / x for f(x) ~ x/2 at 0 (I_1, J_1), with ``series(x)`` used for |x| < _SMALL."""
+    small = less(absolute(x), _SMALL)
+    return where(small, series(x), f / where(small, 1.0, x))
+
+
 i1_p = special_primitive("i1")
-# I_2 as ive(2, x) e^|x|: scipy's iv is NaN at subnormal x, ive is not
-defderiv(i1_p, lambda ans, x: 0.5 * (i0(x) + ive(2, x) * exp(absolute(x))), saves_out=False)
+defderiv(i1_p, lambda ans, x: i0(x) - _over_x(ans, x, lambda x: 0.5 + x * x / 16))
 i1 = i1_p.bind
 
 i0e_p = special_primitive("i0e")
@@ -52,7 +64,9 @@ defderiv(i0e_p, lambda ans, x: i1e(x) - sign(x) * ans)
 i0e = i0e_p.bind
 
 i1e_p = special_primitive("i1e")
-defderiv(i1e_p, lambda ans, x: 0.5 * (i0e(x) + ive(2, x)) - sign(x) * ans)
+# i1e(x) / x = (I_1(x) / x) e^-|x|
+defderiv(i1e_p, lambda ans, x: i0e(x) - _over_x(ans, x, lambda x: (0.5 + x * x / 16) * exp(-absolute(x)))
+         - sign(x) * ans)
 i1e = i1e_p.bind
 
 j0_p = special_primitive("j0")
@@ -60,7 +74,7 @@ defderiv(j0_p, lambda ans, x: -j1(x), saves_out=False)
 j0 = j0_p.bind
 
 j1_p = special_primitive("j1")
-defderiv(j1_p, lambda ans, x: 0.5 * (j0(x) - jv(2, x)), saves_out=False)
+defderiv(j1_p, lambda ans, x: j0(x) - _over_x(ans, x, lambda x: 0.5 - x * x / 16))
 j1 = j1_p.bind
 
 y0_p = special_primitive("y0")

@@ -107,12 +107,25 @@ def _sinc_deriv(ans, x):
     return where(small, near, far)
 
 
+def _sinc_dtype(dt):
+    """numpy.sinc's: inexact dtypes kept, any other float64 (cupy's sinc of bools is float16)."""
+    dt = np.dtype(dt) if not isinstance(dt, type) else np.result_type(dt(0))
+    return dt if dt.kind in "fc" else np.dtype(np.float64)
+
+
 def _sinc_abstract(x):
-    return ShapedArray(getattr(x, "shape", ()), np.result_type(_aval_dtype(x), np.float16))
+    return ShapedArray(getattr(x, "shape", ()), _sinc_dtype(_aval_dtype(x)))
+
+
+def _sinc_impl(x):
+    xp = XP_OF_TYPE.get(type(x), np)
+    if xp is not np and x.dtype.kind not in "fc":
+        x = x.astype(np.float64)
+    return xp.sinc(x)
 
 
 # numpy.sinc is a Python function, not a ufunc
-sinc_p = Primitive("sinc", lambda x: XP_OF_TYPE.get(type(x), np).sinc(x), _sinc_abstract)
+sinc_p = Primitive("sinc", _sinc_impl, _sinc_abstract)
 defderiv(sinc_p, _sinc_deriv, saves_out=False)
 sinc_p.batch = passthrough_rule(sinc_p)
 sinc = sinc_p.bind

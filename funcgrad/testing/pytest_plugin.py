@@ -7,6 +7,10 @@
 - Fixtures: ``funcgrad_device`` runs a test once per available backend (cpu and the
   stand-in always, cuda when cupy sees a GPU) with it as the default device;
   ``funcgrad_rng`` is a seeded numpy Generator.
+- A test that fails with ``funcgrad.backend.NoDeviceImplementationError`` (a function
+  with no implementation on the device under test, e.g. one that ``cupyx.scipy``
+  lacks: documented in docs/backends.md) is reported as skipped, with the error as
+  the reason: it is a known limitation of that backend, not a regression.
 - Hypothesis profiles (when hypothesis is installed): ``funcgrad-ci`` (25 examples,
   no deadline: fits a 2-core CI) and ``funcgrad-thorough`` (300 examples); load one
   with ``--hypothesis-profile=funcgrad-ci`` or ``settings.load_profile``.
@@ -38,6 +42,19 @@ def pytest_configure(config):
         except (ValueError, RuntimeError) as e:
             raise pytest.UsageError(f"--funcgrad-backend={backend}: {e}") from None
     _register_profiles()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    if call.excinfo is None or not rep.failed:
+        return
+    from funcgrad.backend import NoDeviceImplementationError
+
+    if call.excinfo.errisinstance(NoDeviceImplementationError):
+        rep.outcome = "skipped"
+        rep.longrepr = (str(item.path), (item.location[1] or 0) + 1, f"Skipped: {call.excinfo.value}")
 
 
 def _register_profiles():

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 
 import funcgrad as fg
+from funcgrad.backend import NoDeviceImplementationError
 from funcgrad.core import REGISTRY
 from funcgrad.testing import check_grads, check_shape_rules
 from funcgrad.testing.strategies import to_device
@@ -27,7 +28,10 @@ def _run(spec, data, device, order):
             if spec.noncontiguous else [False] * len(host)
         args = tuple(to_device(h, noncontiguous=s) for h, s in zip(host, strided))
         f = functools.partial(spec.fn, **kwargs)
-        seen = check_shape_rules(f, *args)
+        try:
+            seen = check_shape_rules(f, *args)
+        except NoDeviceImplementationError as e:  # documented: cupyx lacks it (docs/backends.md)
+            pytest.skip(f"{spec.name} on {device}: {e}")
         missing = set(spec.prims) - set(seen)
         assert not missing, f"spec {spec.name} did not exercise {sorted(missing)} (saw {sorted(set(seen))})"
         if spec.differentiable:

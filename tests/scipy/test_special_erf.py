@@ -9,6 +9,7 @@ import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.scipy.special as fsp
 from funcgrad import _standin
+from funcgrad.backend import NoDeviceImplementationError
 from funcgrad.primitives import special as sp_prims
 from funcgrad.testing import check_grads
 
@@ -47,7 +48,7 @@ def test_fallback_special_values():
 
 def test_without_scipy_values_and_gradients(no_scipy, device):
     x = fnp.asarray([-3.0, -0.5, 0.0, 0.25, 1.5, 4.0])
-    host = np.asarray(x) if device == "cpu" else _standin.asnumpy(x._value)
+    host = np.asarray(fg.device_put(x, "cpu"))
     np.testing.assert_allclose(np.asarray(fg.device_put(fsp.erf(x), "cpu")), [math.erf(v) for v in host], rtol=3e-15)
     np.testing.assert_allclose(np.asarray(fg.device_put(fsp.erfc(x), "cpu")), [math.erfc(v) for v in host], rtol=3e-15)
     g = fg.grad(lambda v: fnp.sum(fsp.erf(v)))(x)
@@ -57,7 +58,9 @@ def test_without_scipy_values_and_gradients(no_scipy, device):
 
 def test_without_scipy_other_functions_name_the_fix(no_scipy):
     with pytest.raises(ImportError, match="pip install scipy"):
-        fsp.erfinv(fnp.asarray([0.5]))
+        fsp.erfinv(fnp.asarray([0.5], device="cpu"))
+    with pytest.raises(NoDeviceImplementationError, match="erfinv has no implementation on device 'standin'"):
+        fsp.erfinv(fnp.asarray([0.5], device="standin"))
 
 
 def test_dtype_rule():
@@ -75,11 +78,13 @@ def test_dtype_rule():
 def test_agrees_with_scipy():
     scipy_special = pytest.importorskip("scipy.special")
     x = np.linspace(-5, 5, 101)
-    np.testing.assert_allclose(np.asarray(fsp.erf(x)), scipy_special.erf(x), rtol=1e-15)
-    np.testing.assert_allclose(np.asarray(fsp.erfc(x)), scipy_special.erfc(x), rtol=1e-15)
+    # scipy itself on the cpu; cupyx's own implementations differ in the last bit or two
+    rtol = 1e-15 if fg.default_device() == "cpu" else 4e-15
+    np.testing.assert_allclose(np.asarray(fsp.erf(x)), scipy_special.erf(x), rtol=rtol)
+    np.testing.assert_allclose(np.asarray(fsp.erfc(x)), scipy_special.erfc(x), rtol=rtol)
     y = np.linspace(-0.999, 0.999, 101)
-    np.testing.assert_allclose(np.asarray(fsp.erfinv(y)), scipy_special.erfinv(y), rtol=1e-15)
-    np.testing.assert_allclose(np.asarray(fsp.erfcinv(1 - y)), scipy_special.erfcinv(1 - y), rtol=1e-15)
+    np.testing.assert_allclose(np.asarray(fsp.erfinv(y)), scipy_special.erfinv(y), rtol=rtol)
+    np.testing.assert_allclose(np.asarray(fsp.erfcinv(1 - y)), scipy_special.erfcinv(1 - y), rtol=rtol)
 
 
 def test_erfinv_near_plus_minus_one():

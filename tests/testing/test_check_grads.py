@@ -5,22 +5,27 @@ import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+from funcgrad.backend import namespace_of
 from funcgrad.core import REGISTRY, Primitive
 from funcgrad.primitives.reduce import sum_to_shape
 from funcgrad.testing import GradcheckError, GradientCheckError, check_grads, gradcheck, gradgradcheck
 
 
-def _prim(name, impl, abstract=lambda *a, **k: a[0]):
+def _prim(name, ufunc_name, abstract=lambda *a, **k: a[0]):
+    """A test primitive computing ``ufunc_name`` with its inputs' namespace (any backend)."""
+    def impl(*args):
+        return getattr(namespace_of(*args), ufunc_name)(*args)
+
     return REGISTRY.get(name) or Primitive(name, impl, abstract)
 
 
 # a sine whose vjp has the wrong sign (its jvp is right)
-bad_sign = _prim("test_bad_sign_sin", np.sin)
+bad_sign = _prim("test_bad_sign_sin", "sin")
 bad_sign.defvjp(lambda g, ans, x: -g * fnp.cos(x))
 bad_sign.defjvp(lambda t, ans, x: t * fnp.cos(x))
 
 # x * y whose vjp for y "reduces" the broadcast dimensions with a mean instead of a sum
-bad_bcast = _prim("test_bad_bcast_mul", np.multiply)
+bad_bcast = _prim("test_bad_bcast_mul", "multiply")
 bad_bcast.defvjp(
     lambda g, ans, x, y: g * y,
     lambda g, ans, x, y: sum_to_shape(g * x, y.shape) / max(1, int(np.prod(g.shape)) // max(1, int(np.prod(y.shape)))),
@@ -29,10 +34,10 @@ bad_bcast.defjvp(lambda t, ans, x, y: t * y, lambda t, ans, x, y: x * t)
 
 # a cosine whose value and first derivative rules are right but whose derivative's derivative
 # is wrong: mysin's rules use it, so mysin is right to first order and wrong at second
-bad_cos = _prim("test_bad_cos", np.cos)
+bad_cos = _prim("test_bad_cos", "cos")
 bad_cos.defvjp(lambda g, ans, x: g * fnp.sin(x))  # should be -sin
 bad_cos.defjvp(lambda t, ans, x: t * fnp.sin(x))
-good_rules_sin = _prim("test_sin_with_bad_second", np.sin)
+good_rules_sin = _prim("test_sin_with_bad_second", "sin")
 good_rules_sin.defvjp(lambda g, ans, x: g * bad_cos.bind(x))
 good_rules_sin.defjvp(lambda t, ans, x: t * bad_cos.bind(x))
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-
+from ..device import xp_of
 from ..engine import grad as _grad
 from ..tensor import Tensor, wrap
 
@@ -26,7 +25,7 @@ def _prep(inputs, create_graph):
 
 
 def _zeros(x):
-    return wrap(np.zeros(x._value.shape, x._value.dtype))
+    return wrap(xp_of(x._value).zeros(x._value.shape, x._value.dtype))
 
 
 def _g(outputs, inputs, grad_outputs, create_graph):
@@ -48,7 +47,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         if any(o._value.size != 1 for o in outs):
             raise RuntimeError("The vector v can only be None if the user-provided function returns a single "
                                "Tensor with a single element.")
-        v = tuple(wrap(np.ones_like(o._value)) for o in outs)
+        v = tuple(wrap(xp_of(o._value).ones_like(o._value)) for o in outs)
     gs = _g(outs, xs, _tup(v), create_graph)
     res_out = out if create_graph else (out.detach() if isinstance(out, Tensor) else tuple(o.detach() for o in out))
     return res_out, (gs[0] if single_in else gs)
@@ -60,8 +59,8 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     out = func(*xs)
     outs = _tup(out)
     if v is None:
-        v = tuple(wrap(np.ones_like(x._value)) for x in xs)
-    us = tuple(wrap(np.zeros_like(o._value), requires_grad=True) for o in outs)
+        v = tuple(wrap(xp_of(x._value).ones_like(x._value)) for x in xs)
+    us = tuple(wrap(xp_of(o._value).zeros_like(o._value), requires_grad=True) for o in outs)
     gs = _g(outs, xs, us, True)
     pairs = [(g, vv) for g, vv in zip(gs, _tup(v)) if g.requires_grad]
     if pairs:
@@ -87,7 +86,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
     for o in outs:
         rows = []
         for k in range(o._value.size):
-            g = np.zeros(o._value.size, o._value.dtype)
+            g = xp_of(o._value).zeros(o._value.size, o._value.dtype)
             g[k] = 1
             rows.append(_g([o], xs, [wrap(g.reshape(o._value.shape))], create_graph))
         per_in = []
@@ -95,7 +94,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
             if rows:
                 J = stack([r[j] for r in rows]).reshape(tuple(o.shape) + tuple(x.shape))
             else:
-                J = wrap(np.zeros(tuple(o.shape) + tuple(x.shape), x._value.dtype))
+                J = wrap(xp_of(x._value).zeros(tuple(o.shape) + tuple(x.shape), x._value.dtype))
             per_in.append(J if create_graph else J.detach())
         result.append(per_in[0] if single_in else tuple(per_in))
     return result[0] if single_out else tuple(result)
@@ -108,7 +107,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
         out = func(*xs)
         if out._value.size != 1:
             raise RuntimeError("The function given to hessian should return a single Tensor with a single element")
-        gs = _g([out], xs, [wrap(np.ones_like(out._value))], True)
+        gs = _g([out], xs, [wrap(xp_of(out._value).ones_like(out._value))], True)
         return gs[0] if single_in else gs
 
     return jacobian(grad_fn, inputs, create_graph=create_graph)
@@ -118,8 +117,8 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     single_in = isinstance(inputs, Tensor)
     xs = _prep(inputs, True)
     out = func(*xs)
-    gs = _g([out], xs, [wrap(np.ones_like(out._value))], True)
-    vs = _tup(v) if v is not None else tuple(wrap(np.ones_like(x._value)) for x in xs)
+    gs = _g([out], xs, [wrap(xp_of(out._value).ones_like(out._value))], True)
+    vs = _tup(v) if v is not None else tuple(wrap(xp_of(x._value).ones_like(x._value)) for x in xs)
     pairs = [(g, vv) for g, vv in zip(gs, vs) if g.requires_grad]
     if pairs:
         hs = _g([p[0] for p in pairs], xs, [p[1] for p in pairs], create_graph)

@@ -6,6 +6,8 @@ import warnings
 
 import numpy as np
 
+from ...backend import to_numpy
+from ..device import like
 from ..engine import grad as _grad
 from ..tensor import Tensor, wrap
 
@@ -21,6 +23,11 @@ def _outputs(fn, inputs):
     return (out,) if isinstance(out, Tensor) else tuple(o for o in out if isinstance(o, Tensor))
 
 
+def _host64(t):
+    """A tensor's values as a flat float64 host array (a copy)."""
+    return to_numpy(t._value).astype(np.float64).ravel()
+
+
 def _numeric(fn, inputs, i, eps):
     x = inputs[i]
     outs = _outputs(fn, inputs)
@@ -32,9 +39,9 @@ def _numeric(fn, inputs, i, eps):
         orig = flat[k]
         # the buffer is perturbed directly (no version bump): fn may use autograd itself
         flat[k] = orig + eps
-        plus = [o._value.astype(np.float64).ravel().copy() for o in _outputs(fn, inputs)]
+        plus = [_host64(o) for o in _outputs(fn, inputs)]
         flat[k] = orig - eps
-        minus = [o._value.astype(np.float64).ravel().copy() for o in _outputs(fn, inputs)]
+        minus = [_host64(o) for o in _outputs(fn, inputs)]
         flat[k] = orig
         cols.append(np.concatenate([(p - m) / (2 * eps) for p, m in zip(plus, minus)]) if plus else np.zeros(0))
     rows = sum(o._value.size for o in outs)
@@ -51,9 +58,9 @@ def _analytic(fn, inputs, idx):
                 continue
             g = np.zeros(o._value.size, o._value.dtype)
             g[k] = 1
-            gs = _grad([o], [inputs[i] for i in idx], [wrap(g.reshape(o._value.shape))], retain_graph=True,
+            gs = _grad([o], [inputs[i] for i in idx], [wrap(like(g.reshape(o._value.shape), o._value))], retain_graph=True,
                        allow_unused=True)
-            rows.append([np.zeros(inputs[i]._value.size) if r is None else r._value.astype(np.float64).ravel()
+            rows.append([np.zeros(inputs[i]._value.size) if r is None else _host64(r)
                          for r, i in zip(gs, idx)])
     return [np.array([r[j] for r in rows]).reshape(len(rows), -1) for j in range(len(idx))]
 
@@ -94,7 +101,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     outs = _outputs(func, inputs)
     if grad_outputs is None:
         rng = np.random.default_rng(0)
-        grad_outputs = tuple(wrap(rng.standard_normal(o._value.shape).astype(o._value.dtype), requires_grad=True)
+        grad_outputs = tuple(wrap(like(rng.standard_normal(o._value.shape).astype(o._value.dtype), o._value), requires_grad=True)
                              for o in outs)
     else:
         grad_outputs = (grad_outputs,) if isinstance(grad_outputs, Tensor) else tuple(grad_outputs)
