@@ -9,6 +9,7 @@ vjp rule accepts Tensors, so gradients (to any order, with
 
 from __future__ import annotations
 
+import builtins as _builtins
 import math as _math
 
 from . import dtypes as _dtypes
@@ -34,7 +35,7 @@ from . import linalg  # noqa: E402,F401
 from . import nn, optim, utils  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from .sampling import multinomial  # noqa: E402,F401
-from . import _layout, backends, jit, onnx  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
+from . import _layout, backends, distributions, jit, onnx, version  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
 from .jit import compile  # noqa: E402,F401
 from .settings import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled, get_float32_matmul_precision, is_deterministic_algorithms_warn_only_enabled,
@@ -44,7 +45,8 @@ from .settings import (  # noqa: E402,F401
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)
 Tensor.multinomial = multinomial
-Tensor.T = property(lambda self: self.permute(*reversed(range(self.dim()))))
+# the builtin range: this module's own ``range`` is torch.range
+Tensor.T = property(lambda self: self.permute(*reversed(_builtins.range(self.dim()))))
 Tensor.mT = property(lambda self: self.transpose(-2, -1))
 Tensor.H = Tensor.mH = property(lambda self: self.transpose(-2, -1) if self.dim() == 2 else self)
 Tensor.real = property(lambda self: self)
@@ -61,7 +63,7 @@ e = _math.e
 inf = _math.inf
 nan = _math.nan
 strided = "torch.strided"
-__version__ = "2.13.0+funcgrad"
+__version__ = version.__version__
 
 
 def set_default_dtype(d):
@@ -138,6 +140,31 @@ class _Cuda:
     @staticmethod
     def synchronize(device=None):  # noqa: F811
         pass
+
+    @staticmethod
+    def _pool():
+        from .. import backend
+
+        return backend._cupy().xp.get_default_memory_pool() if backend.cuda_available() else None
+
+    @staticmethod
+    def empty_cache():
+        """Return cupy's cached, unused GPU blocks to the driver (nothing to do without a GPU)."""
+        pool = _Cuda._pool()
+        if pool is not None:
+            pool.free_all_blocks()
+
+    @staticmethod
+    def memory_allocated(device=None):
+        """Bytes of GPU memory held by arrays (cupy's memory pool); 0 without a GPU, as PyTorch's CPU build."""
+        pool = _Cuda._pool()
+        return 0 if pool is None else int(pool.used_bytes())
+
+    @staticmethod
+    def memory_reserved(device=None):
+        """Bytes of GPU memory the pool holds, used or cached; 0 without a GPU."""
+        pool = _Cuda._pool()
+        return 0 if pool is None else int(pool.total_bytes())
 
 
 cuda = _Cuda()

@@ -37,16 +37,18 @@ LAYOUT = {
     "pooling": ("_MaxPoolNd", "MaxPool1d", "MaxPool2d", "_AvgPoolNd", "AvgPool1d", "AvgPool2d",
                 "AdaptiveAvgPool1d", "AdaptiveAvgPool2d"),
     "flatten": ("Flatten", "Unflatten"),
+    "pixelshuffle": ("PixelShuffle", "PixelUnshuffle"),
+    "upsampling": ("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"),
 }
 
 
 def _classes(names):
     """name -> class for ``names``, from the compat nn modules (private bases included)."""
-    from .nn import activation, containers, layers, loss, module, more_layers, rnn, transformer  # noqa: PLC0415
+    from .nn import activation, containers, layers, loss, module, more_layers, rnn, transformer, upsampling  # noqa: PLC0415
 
     found = {}
     for name in names:
-        for src in (nn, layers, more_layers, rnn, transformer, loss, activation, containers, module):
+        for src in (nn, layers, more_layers, rnn, transformer, loss, activation, containers, module, upsampling):
             if hasattr(src, name):
                 found[name] = getattr(src, name)
                 break

@@ -289,6 +289,8 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
             requires_grad=False):
+    if size is None and isinstance(high, (tuple, list)):  # the randint(high, size) overload
+        low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
     if size is None:

@@ -19,6 +19,7 @@ from .. import backend
 from ..array import AvalProps
 from ..backend import XP_OF_TYPE
 from ..core import ALL_ARGS, Array, Trace, _impl_error
+from ..primitives.elementwise import multiply_p, safe_mul_p
 from .grad_mode import STATE
 from .tensor import Tensor, TENSOR_TYPES, wrap
 
@@ -256,6 +257,10 @@ def record(prim, args, params, view_of=None):
 
 
 _PY_SCALARS = frozenset((int, float, bool, complex))
+# Binary primitives whose rule for one argument reads only the other argument: as PyTorch's
+# MulBackward0, a node keeps x of x * y only if y needs a gradient, so ``x * 0.2`` or
+# ``x * mask`` saves nothing of x and x may then be overwritten in place (LeakyReLU(inplace)).
+_CROSS = frozenset((multiply_p, safe_mul_p))
 
 
 def _record_tensor(prim, a, params, args=None):
@@ -290,7 +295,7 @@ def _record_tensor(prim, a, params, args=None):
     unsaved = prim.unsaved
     edges = [e] if args is None else [e, None]
     saved = [None] if args is None else [None, args[1]]  # a Python number is its own aval
-    if unsaved and (unsaved is ALL_ARGS or 0 in unsaved):
+    if (unsaved and (unsaved is ALL_ARGS or 0 in unsaved)) or (args is not None and prim in _CROSS):
         saved[0] = e[0] if e[1] == 0 else _Aval(v.shape, v.dtype)
         node = _new_node(prim, params, edges, saved)
     else:
@@ -321,6 +326,8 @@ def _saved_args(prim, args, edges):
     """The arguments a node keeps for the rules: avals in place of the unsaved ones."""
     unsaved = prim.unsaved
     n = len(args)
+    if prim in _CROSS and n == 2 and None in edges:  # keep only the argument the other's rule reads
+        unsaved = tuple(i for i in (0, 1) if edges[1 - i] is None)
     saved = list(args)
     if unsaved:
         for i in (range(n) if unsaved is ALL_ARGS else unsaved):

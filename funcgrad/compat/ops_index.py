@@ -19,6 +19,11 @@ from .inplace import _check_leaf, _check_writable, inplace
 from .tensor import Tensor, _dim, wrap
 
 
+def _bound(v):
+    """A slice bound: one-element integer tensors (``x[:lengths[i]]``) become ints, as PyTorch's ``__index__``."""
+    return v.__index__() if isinstance(v, Tensor) else v
+
+
 def _norm_index(idx, buf):
     """Index items for ``buf``: index tensors and host arrays (lists, numpy) on buf's device.
 
@@ -27,6 +32,8 @@ def _norm_index(idx, buf):
     items = idx if isinstance(idx, tuple) else (idx,)
     out = []
     for it in items:
+        if isinstance(it, slice) and any(isinstance(b, Tensor) for b in (it.start, it.stop, it.step)):
+            it = slice(_bound(it.start), _bound(it.stop), _bound(it.step))
         if isinstance(it, slice) and it.step is not None and int(it.step) <= 0:
             raise ValueError("step must be greater than zero")
         if isinstance(it, Tensor):

@@ -313,6 +313,37 @@ op("hstack", method=False)(lambda tensors: cat(tensors, 0 if tensors[0].dim() ==
 op("vstack", method=False)(lambda tensors: cat([x if x.dim() > 1 else unsqueeze(x, 0) for x in tensors], 0))
 
 
+@op("meshgrid", method=False)
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids (expanded views) of 0-d/1-d tensors; ``indexing='ij'`` (the default, with
+    PyTorch's warning when not given) or ``'xy'`` (the first two dimensions swapped)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        import warnings  # noqa: PLC0415
+
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
+    for t in tensors:
+        if t.dim() > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t.dim()}D")
+        if t.dtype != tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    ts = [t.reshape(-1) for t in tensors]
+    swap = indexing == "xy" and len(ts) >= 2  # 'xy' is 'ij' of (y, x, ...) with the first two grids swapped
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(t.shape[0] for t in ts)
+    n = len(ts)
+    grids = [t.view(*[-1 if j == i else 1 for j in range(n)]).expand(*shape) for i, t in enumerate(ts)]
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
 @op("split")
 def split(tensor, split_size_or_sections, dim=0):
     d = _dim(dim, tensor._value.ndim)

@@ -337,3 +337,20 @@ def test_accumulated_grad_never_aliases_the_given_gradient():
     (x + 1).backward(g)
     (x + 1).backward(g)
     assert x.grad.tolist() == [2.0, 4.0] and g.tolist() == [1.0, 2.0]
+
+
+def test_mul_saves_an_operand_only_for_the_other_ones_gradient():
+    # PyTorch's MulBackward0: x * 0.2 or x * mask keeps nothing of x, so x may be overwritten afterwards
+    w = torch.ones(3, requires_grad=True)
+    x = w * 2
+    y = x * 0.2
+    z = x * torch.tensor([1.0, 0.0, 1.0])
+    x.add_(100.0)
+    (y + z).sum().backward()
+    assert np.allclose(w.grad.numpy(), [2.4, 0.4, 2.4])
+    a = torch.ones(2, requires_grad=True)
+    b = a * 3
+    c = b * a  # both need a gradient: both are kept, and overwriting b is caught
+    b.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        c.sum().backward()

@@ -235,3 +235,14 @@ def test_global_switches_round_trip_and_validate():
     finally:
         torch.use_deterministic_algorithms(False)
     assert not torch.are_deterministic_algorithms_enabled()
+
+
+def test_torch_version_and_cuda_memory_queries():
+    from funcgrad import backend  # noqa: PLC0415
+
+    assert torch.version.cuda is None and torch.version.__version__ == torch.__version__
+    assert torch.cuda.empty_cache() is None  # training scripts call it at the end of an epoch
+    if not backend.cuda_available():  # PyTorch's CPU build reports 0
+        assert torch.cuda.memory_allocated() == 0 and torch.cuda.memory_reserved() == 0
+    else:
+        assert torch.cuda.memory_reserved() >= torch.cuda.memory_allocated() >= 0

@@ -252,8 +252,103 @@ def test_functional_channel_dropout_and_prelu():
     y = F.dropout1d(x, 0.5).numpy()
     assert (y.std(-1) == 0).all() and set(np.unique(y)) <= {0.0, 2.0}
     assert F.dropout2d(x, 0.5, training=False) is x
-    with pytest.raises(ValueError, match="Expected 3D or 4D input"):
-        F.dropout2d(torch.ones(2, 2), 0.5)
+    # PyTorch 2.x reads any input as (N, C, *): 2-D (N, C) drops single elements, with a warning
+    # (mnist_rnn's Dropout2d after an LSTM), 3-D is (N, C, L); under 2-D it raises
+    with pytest.warns(UserWarning, match="Received a 2-D input to dropout2d"):
+        y2 = F.dropout2d(torch.ones(40, 50), 0.5).numpy()
+    assert set(np.unique(y2)) == {0.0, 2.0} and 0 < (y2[:, 1:] != y2[:, :-1]).sum()
+    with pytest.warns(UserWarning, match="interpreted as shape \\(N, C, L\\)"):
+        y3 = F.dropout2d(torch.ones(6, 7, 5), 0.5).numpy()
+    assert (y3.std(-1) == 0).all() and 0 < y3[..., 0].std()
+    with pytest.raises(RuntimeError, match="at least 2 dimensions"):
+        F.dropout2d(torch.ones(3), 0.5)
     w = torch.tensor([0.1, 0.2, 0.3, 0.4])
     out = F.prelu(-torch.ones(2, 4, 3), w)
     np.testing.assert_allclose(out.numpy()[0, :, 0], -w.numpy())
+
+
+def test_pad_sequence():
+    pad_sequence = nn.utils.rnn.pad_sequence
+
+    a = torch.ones(3, 2, requires_grad=True)
+    b = torch.full((1, 2), 2.0, requires_grad=True)
+    p = pad_sequence([a, b], batch_first=True, padding_value=-1.0)
+    assert p.shape == (2, 3, 2) and p[1].tolist() == [[2.0, 2.0], [-1.0, -1.0], [-1.0, -1.0]]
+    (p * torch.arange(12.0).view(2, 3, 2)).sum().backward()
+    assert a.grad.tolist() == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]] and b.grad.tolist() == [[6.0, 7.0]]
+    left = pad_sequence([torch.tensor([1, 2, 3]), torch.tensor([4])], padding_side="left")
+    assert left.tolist() == [[1, 0], [2, 0], [3, 4]] and left.dtype == torch.int64
+    assert pad_sequence(torch.ones(2, 3)).shape == (3, 2)  # a tensor is a batch of sequences
+    with pytest.raises(RuntimeError, match="empty"):
+        pad_sequence([])
+    with pytest.raises(RuntimeError, match="trailing"):
+        pad_sequence([torch.ones(2, 3), torch.ones(2, 2)])
+
+
+@pytest.mark.parametrize("make", [
+    lambda ip: nn.LeakyReLU(0.2, inplace=ip), lambda ip: nn.ELU(inplace=ip), lambda ip: nn.SiLU(ip),
+    lambda ip: nn.ReLU6(ip), lambda ip: nn.Hardtanh(inplace=ip), lambda ip: nn.ReLU(ip),
+    lambda ip: (lambda t: F.leaky_relu(t, 0.2, inplace=ip)), lambda ip: (lambda t: F.elu(t, inplace=ip)),
+    lambda ip: (lambda t: F.dropout(t, 0.5, True, inplace=ip))])
+def test_inplace_activations_backward_as_out_of_place(make):
+    # DCGAN's Discriminator: Conv2d -> BatchNorm2d -> LeakyReLU(0.2, inplace=True)
+    x = torch.randn(4, 3, 6, 6)
+    grads = []
+    for ip in (False, True):
+        torch.manual_seed(0)
+        conv, bn = nn.Conv2d(3, 5, 3), nn.BatchNorm2d(5)
+        y = make(ip)(bn(conv(x)))
+        (y * y).sum().backward()
+        grads.append(conv.weight.grad.numpy())
+    np.testing.assert_allclose(grads[1], grads[0], rtol=1e-5, atol=1e-6)
+
+
+def test_inplace_functional_underscore_variants():
+    x = torch.tensor([-2.0, 0.5, 3.0])
+    assert F.leaky_relu_(x.clone(), 0.5).tolist() == [-1.0, 0.5, 3.0]
+    assert F.hardtanh_(x.clone()).tolist() == [-1.0, 0.5, 1.0]
+    y = x.clone()
+    assert F.elu_(y) is y and y[1].item() == 0.5
+
+
+def test_pixel_shuffle_and_unshuffle():
+    x = torch.arange(2 * 8 * 2 * 3, dtype=torch.float64).view(2, 8, 2, 3).requires_grad_()
+    y = nn.PixelShuffle(2)(x)
+    # out[n, c, h*r + i, w*r + j] = in[n, c*r*r + i*r + j, h, w]
+    want = x.detach().numpy().reshape(2, 2, 2, 2, 2, 3).transpose(0, 1, 4, 2, 5, 3).reshape(2, 2, 4, 6)
+    assert y.shape == (2, 2, 4, 6) and np.array_equal(y.detach().numpy(), want)
+    assert torch.equal(nn.PixelUnshuffle(2)(y), x) and repr(nn.PixelShuffle(2)) == "PixelShuffle(upscale_factor=2)"
+    (y * torch.arange(96.0, dtype=torch.float64).view(2, 2, 4, 6)).sum().backward()
+    assert np.array_equal(x.grad.numpy(), np.arange(96.0).reshape(2, 2, 2, 2, 3, 2)
+                          .transpose(0, 1, 3, 5, 2, 4).reshape(2, 8, 2, 3))
+    assert F.pixel_shuffle(torch.ones(5, 2, 9, 1, 1), 3).shape == (5, 2, 1, 3, 3)  # extra leading dims
+    with pytest.raises(RuntimeError, match="divisible"):
+        F.pixel_shuffle(torch.ones(1, 3, 2, 2), 2)
+
+
+def test_interpolate_and_upsample():
+    # values checked against PyTorch 2.13: half-pixel source indices, PyTorch's nearest rules
+    ramp = torch.arange(4.0).view(1, 1, 4)
+    assert F.interpolate(ramp, scale_factor=2, mode="linear").tolist() == [[[0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3]]]
+    np.testing.assert_allclose(F.interpolate(ramp, size=7, mode="linear", align_corners=True).numpy()[0, 0],
+                               np.linspace(0, 3, 7))
+    assert F.interpolate(torch.arange(6.0).view(1, 1, 6), scale_factor=0.5, mode="linear").tolist() == [[[0.5, 2.5, 4.5]]]
+    assert F.interpolate(ramp, size=6).tolist() == [[[0, 0, 1, 2, 2, 3]]]  # nearest: floor(dst * in / out)
+    assert F.interpolate(ramp, size=6, mode="nearest-exact").tolist() == [[[0, 1, 1, 2, 3, 3]]]
+    x = torch.arange(6.0).view(1, 1, 2, 3).requires_grad_()
+    up = nn.Upsample(scale_factor=2)(x)
+    assert up.shape == (1, 1, 4, 6) and np.array_equal(up.detach().numpy()[0, 0], np.kron(np.arange(6.0).reshape(2, 3),
+                                                                                            np.ones((2, 2))))
+    up.sum().backward()
+    assert (x.grad == 4).all()
+    bl = nn.UpsamplingBilinear2d(size=(3, 5))(torch.arange(6.0).view(1, 1, 2, 3))  # align_corners=True
+    np.testing.assert_allclose(bl.numpy()[0, 0], np.add.outer(np.linspace(0, 3, 3), np.linspace(0, 2, 5)))
+    assert repr(nn.Upsample(scale_factor=2, mode="bilinear")) == "Upsample(scale_factor=2.0, mode='bilinear')"
+    with pytest.raises(ValueError, match="only one of size or scale_factor"):
+        F.interpolate(ramp, size=2, scale_factor=2)
+    with pytest.raises(ValueError, match="align_corners"):
+        F.interpolate(ramp, scale_factor=2, align_corners=True)
+    with pytest.raises(ValueError, match="bicubic"):
+        F.interpolate(x, scale_factor=2, mode="bicubic")
+    with pytest.raises(NotImplementedError, match="needs 4D input"):
+        F.interpolate(ramp, scale_factor=2, mode="bilinear")

@@ -77,6 +77,18 @@ def test_unbatched_input_and_errors():
         nn.RNN(3, 4, nonlinearity="sigmoid")
 
 
+def test_flatten_parameters_and_all_weights():
+    lstm = nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+    x = torch.randn(5, 2, 3)
+    before = lstm(x)[0]
+    assert lstm.flatten_parameters() is None  # word_language_model calls it after torch.load
+    assert torch.equal(lstm(x)[0], before)
+    w = lstm.all_weights
+    assert len(w) == 4 and all(len(ws) == 4 for ws in w)
+    assert w[1][0] is lstm.weight_ih_l0_reverse and w[2][3] is lstm.bias_hh_l1
+    assert [len(ws) for ws in nn.GRU(3, 4, bias=False).all_weights] == [2]
+
+
 def test_an_lstm_learns_to_predict_a_sine():
     torch.manual_seed(0)
     t = np.linspace(0, 8 * np.pi, 201)
@@ -93,3 +105,47 @@ def test_an_lstm_learns_to_predict_a_sine():
         opt.step()
         losses.append(loss.item())
     assert losses[-1] < 0.1 * losses[0]
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN"])
+def test_packed_sequences_equal_each_sequence_alone(mode):
+    from funcgrad.compat.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence  # noqa: PLC0415
+
+    torch.manual_seed(0)
+    x = torch.randn(3, 4, 2, dtype=torch.float64, requires_grad=True)
+    lengths = torch.tensor([2, 4, 1])
+    packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+    assert packed.batch_sizes.tolist() == [3, 2, 1, 1] and packed.sorted_indices.tolist() == [1, 0, 2]
+    rnn = getattr(nn, mode)(2, 3, num_layers=2, batch_first=True, bidirectional=True).double()
+    out, h = rnn(packed)
+    assert type(out).__name__ == "PackedSequence" and tuple(out.data.shape) == (7, 6)
+    padded, lens = pad_packed_sequence(out, batch_first=True)
+    assert lens.tolist() == [2, 4, 1] and (padded[2, 1:] == 0).all()
+    h_n = h[0] if mode == "LSTM" else h
+    for b in range(3):  # the batch order is the caller's again
+        alone, h1 = rnn(x[b:b + 1, :lengths[b]])
+        np.testing.assert_allclose(padded[b, :lengths[b]].detach().numpy(), alone[0].detach().numpy(), rtol=1e-12)
+        h1 = h1[0] if mode == "LSTM" else h1
+        np.testing.assert_allclose(h_n[:, b].detach().numpy(), h1[:, 0].detach().numpy(), rtol=1e-12)
+    padded.sum().backward()
+    assert (x.grad[0, 2:] == 0).all() and (x.grad[0, :2] != 0).all()  # padding gets no gradient
+
+
+def test_pack_and_pad_utilities():
+    from funcgrad.compat.nn.utils.rnn import (  # noqa: PLC0415
+        pack_padded_sequence, pack_sequence, pad_packed_sequence,
+    )
+
+    p = pack_sequence([torch.tensor([1.0, 2.0, 3.0]), torch.tensor([4.0, 5.0])])
+    assert p.data.tolist() == [1.0, 4.0, 2.0, 5.0, 3.0] and p.batch_sizes.tolist() == [2, 2, 1]
+    padded, lens = pad_packed_sequence(p, padding_value=-1.0, total_length=5)
+    assert padded.shape == (5, 2) and padded[:, 1].tolist() == [4.0, 5.0, -1.0, -1.0, -1.0]
+    with pytest.raises(RuntimeError, match="sorted in decreasing order"):
+        pack_padded_sequence(torch.ones(3, 2), [1, 3])
+    with pytest.raises(RuntimeError, match="greater than 0"):
+        pack_padded_sequence(torch.ones(3, 2), [3, 0])
+    with pytest.raises(ValueError, match="total_length"):
+        pad_packed_sequence(p, total_length=2)
+    h0 = torch.zeros(1, 2, 4)
+    out, h = nn.GRU(1, 4)(pack_sequence([torch.ones(1, 1), torch.ones(3, 1)], enforce_sorted=False), h0)
+    assert h.shape == (1, 2, 4) and out.unsorted_indices.tolist() == [1, 0]

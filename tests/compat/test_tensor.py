@@ -66,6 +66,14 @@ def test_dtype_inference_defaults_and_factories():
     assert torch.empty(2, 3).shape == (2, 3) and torch.randint(0, 3, (4,)).dtype == torch.int64
 
 
+def test_randint_high_size_overload():
+    x = torch.randint(5, (2, 3))  # randint(high, size), as word_language_model/generate.py calls it
+    assert x.shape == (2, 3) and x.dtype == torch.int64 and 0 <= x.min().item() and x.max().item() < 5
+    assert torch.randint(3, torch.Size([4]), dtype=torch.int32).dtype == torch.int32
+    assert torch.randint(high=2, size=(3,)).max().item() < 2
+    assert (torch.randint(7, 9, (50,)) >= 7).all()
+
+
 def test_manual_seed_reproducible_streams():
     torch.manual_seed(3)
     a = (torch.rand(3), torch.randn(2), torch.randint(0, 10, (3,)), torch.randperm(4))
@@ -253,3 +261,38 @@ def test_tensor_subclass_for_parameters():
     assert isinstance(p, torch.Tensor) and p.requires_grad and p.is_leaf
     (p * 3).sum().backward()
     assert p.grad.tolist() == [3.0, 3.0]
+
+
+def test_T_reverses_the_dimensions():
+    w = torch.arange(6.0).view(2, 3).requires_grad_()
+    assert w.T.shape == (3, 2) and w.T.tolist() == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
+    (torch.mm(torch.ones(1, 2), w) @ w.T).sum().backward()  # mnist_forward_forward: x @ self.weight.T
+    assert w.grad.shape == (2, 3)
+    assert torch.ones(2, 3, 4).T.shape == (4, 3, 2) and torch.ones(5).T.shape == (5,)
+
+
+def test_one_element_integer_tensors_as_slice_bounds():
+    x = torch.arange(6)
+    assert x[:torch.tensor(2)].tolist() == [0, 1] and x[torch.tensor(1):torch.tensor([4])].tolist() == [1, 2, 3]
+    x[:torch.tensor(2)] = 9
+    assert x.tolist() == [9, 9, 2, 3, 4, 5]
+    with pytest.raises(TypeError, match="only integer tensors"):
+        x[:torch.tensor(2.0)]
+
+
+def test_meshgrid_ij_and_xy():
+    a, b = torch.arange(3.0), torch.arange(4.0) * 10
+    gi, gj = torch.meshgrid(a, b, indexing="ij")
+    assert gi.shape == gj.shape == (3, 4) and gi[:, 0].tolist() == [0, 1, 2] and gj[0].tolist() == [0, 10, 20, 30]
+    gx, gy = torch.meshgrid(a, b, indexing="xy")  # as numpy.meshgrid: (len(b), len(a))
+    ref = np.meshgrid(np.arange(3.0), np.arange(4.0) * 10)
+    assert np.array_equal(gx.numpy(), ref[0]) and np.array_equal(gy.numpy(), ref[1])
+    assert [g.shape for g in torch.meshgrid(a, b, torch.ones(2), indexing="xy")] == [(4, 3, 2)] * 3
+    with pytest.warns(UserWarning, match="indexing argument"):
+        assert torch.meshgrid([a, b])[0].shape == (3, 4)
+    x = torch.ones(3, requires_grad=True)
+    gx, _ = torch.meshgrid(x, torch.ones(2), indexing="xy")
+    (gx * torch.arange(6.0).view(2, 3)).sum().backward()
+    assert x.grad.tolist() == [3.0, 5.0, 7.0]
+    with pytest.raises(RuntimeError, match="same dtype"):
+        torch.meshgrid(torch.arange(2), b, indexing="ij")

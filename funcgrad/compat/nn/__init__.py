@@ -13,5 +13,6 @@ from . import parallel  # noqa: F401
 from .parallel import DataParallel  # noqa: F401
 from .rnn import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # noqa: F401
 from .module import Module  # noqa: F401
 from .parameter import Parameter  # noqa: F401

@@ -17,9 +17,6 @@ class _Inplace(Module):
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
 
-    def _out(self, input, out):
-        return input.copy_(out) if self.inplace else out
-
 
 class ReLU(_Inplace):
     """max(x, 0); ``inplace=True`` overwrites the input (``relu_``)."""
@@ -30,12 +27,12 @@ class ReLU(_Inplace):
 
 class ReLU6(_Inplace):
     def forward(self, input):
-        return self._out(input, F.relu6(input))
+        return F.relu6(input, self.inplace)
 
 
 class SiLU(_Inplace):
     def forward(self, input):
-        return self._out(input, F.silu(input))
+        return F.silu(input, self.inplace)
 
 
 class LeakyReLU(Module):
@@ -44,8 +41,7 @@ class LeakyReLU(Module):
         self.negative_slope, self.inplace = negative_slope, inplace
 
     def forward(self, input):
-        out = F.leaky_relu(input, self.negative_slope)
-        return input.copy_(out) if self.inplace else out
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
@@ -57,8 +53,7 @@ class ELU(Module):
         self.alpha, self.inplace = alpha, inplace
 
     def forward(self, input):
-        out = F.elu(input, self.alpha)
-        return input.copy_(out) if self.inplace else out
+        return F.elu(input, self.alpha, self.inplace)
 
     def extra_repr(self):
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
@@ -70,8 +65,7 @@ class Hardtanh(Module):
         self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
 
     def forward(self, input):
-        out = F.hardtanh(input, self.min_val, self.max_val)
-        return input.copy_(out) if self.inplace else out
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
 
     def extra_repr(self):
         return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")

@@ -16,10 +16,11 @@ import warnings
 from ...nn import functional as _F
 from ...nn.functional import (  # noqa: F401
     adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d, avg_pool2d, conv1d, conv2d, conv3d, conv_transpose1d,
-    conv_transpose2d, elu, gelu, group_norm, hardtanh, huber_loss, layer_norm, leaky_relu, linear, log_sigmoid,
-    relu6, silu, smooth_l1_loss as _smooth_l1, softplus,
+    conv_transpose2d, gelu, group_norm, huber_loss, layer_norm, linear, log_sigmoid, smooth_l1_loss as _smooth_l1,
+    softplus,
 )
 from ..grad_mode import no_grad
+from .upsampling import interpolate, upsample  # noqa: F401
 
 __all__ = [
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv3d",
@@ -28,7 +29,8 @@ __all__ = [
     "log_softmax", "softmin", "dropout", "embedding", "one_hot", "batch_norm", "max_pool1d", "max_pool2d",
     "mse_loss", "l1_loss", "smooth_l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "kl_div", "normalize", "pad", "logsigmoid", "relu_", "pairwise_distance",
-    "cosine_similarity", "dropout1d", "dropout2d", "prelu", "instance_norm",
+    "cosine_similarity", "dropout1d", "dropout2d", "prelu", "instance_norm", "leaky_relu_", "elu_", "hardtanh_",
+    "pixel_shuffle", "pixel_unshuffle", "interpolate", "upsample",
 ]
 
 
@@ -40,6 +42,44 @@ def relu(input, inplace=False):
 
 def relu_(input):
     return input.relu_()
+
+
+def _written(input, out, inplace):
+    """``out``, or (``inplace``) ``out`` written into ``input`` (its history rebased, as PyTorch's ``op_``)."""
+    return input.copy_(out) if inplace else out
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _written(input, _F.leaky_relu(input, negative_slope), inplace)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, True)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _written(input, _F.elu(input, alpha), inplace)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, True)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return _written(input, _F.hardtanh(input, min_val, max_val), inplace)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, True)
+
+
+def relu6(input, inplace=False):
+    return _written(input, _F.relu6(input), inplace)
+
+
+def silu(input, inplace=False):
+    # x * sigmoid(x) keeps x for backward: in place it works on a copy, as PyTorch's silu_ saves the original
+    return _written(input, _F.silu(input.clone() if inplace else input), inplace)
 
 
 def sigmoid(input):
@@ -95,7 +135,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     else:
         keep = rand(tuple(input.shape), dtype=input.dtype, device=input.device) >= p
         out = input * keep * (1.0 / (1.0 - p))
-    return input.copy_(out) if inplace else out
+    return _written(input, out, inplace)
 
 
 def _channel_dropout(input, p, training, inplace, nd, name):
@@ -108,7 +148,7 @@ def _channel_dropout(input, p, training, inplace, nd, name):
     lead = tuple(input.shape[:input.dim() - nd])
     mask = dropout(ones(lead + (1,) * nd, dtype=input.dtype, device=input.device), p)
     out = input * mask
-    return input.copy_(out) if inplace else out
+    return _written(input, out, inplace)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
@@ -117,8 +157,56 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
-    """Zero whole channels of (N, C, H, W) or (C, H, W) input with probability ``p``."""
-    return _channel_dropout(input, p, training, inplace, 2, "dropout2d")
+    """Zero whole channels of (N, C, H, W) input with probability ``p``; scale the rest by 1/(1-p).
+
+    As PyTorch 2.x: any input of 2 or more dimensions is read as (N, C, *): a 3-D input is
+    (N, C, L), not an unbatched (C, H, W) (with PyTorch's warning), and a 2-D (N, C) input
+    (mnist_rnn's ``Dropout2d`` after an LSTM) drops single elements, with a deprecation warning
+    (stacklevel 3: past the layout wrapper below, at the caller, as PyTorch's).
+    """
+    nd = input.dim()
+    if nd < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    if nd not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {nd}-D input to dropout2d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use "
+                      "dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs with "
+                      "2 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D "
+                      "inputs).", stacklevel=3)
+    if nd == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+                      "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+                      "dropout1d instead.", stacklevel=3)
+    return _channel_dropout(input, p, training, inplace, nd - 2, "dropout2d")
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(*, C r^2, H, W) -> (*, C, H r, W r): sub-pixel convolution's rearrangement (a view and a permute)."""
+    r = int(upscale_factor)
+    if input.dim() < 3 or input.shape[-3] % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's channel dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={input.shape[-3] if input.dim() >= 3 else None} "
+                           f"is not divisible by {r * r}")
+    *lead, c, h, w = input.shape
+    n = len(lead)
+    x = input.reshape(*lead, c // (r * r), r, r, h, w)
+    x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
+    return x.reshape(*lead, c // (r * r), h * r, w * r)
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(*, C, H r, W r) -> (*, C r^2, H, W): the inverse of ``pixel_shuffle``."""
+    r = int(downscale_factor)
+    if input.dim() < 3 or input.shape[-1] % r or input.shape[-2] % r:
+        raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor {r}, "
+                           f"got shape {tuple(input.shape)}")
+    *lead, c, h, w = input.shape
+    n = len(lead)
+    x = input.reshape(*lead, c, h // r, r, w // r, r)
+    x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
+    return x.reshape(*lead, c * r * r, h // r, w // r)
 
 
 def prelu(input, weight):

@@ -1,4 +1,5 @@
-"""More layers: ConvTranspose1d/2d, GroupNorm, InstanceNorm1d/2d, Dropout1d/2d, PReLU, Unflatten."""
+"""More layers: ConvTranspose1d/2d, GroupNorm, InstanceNorm1d/2d, Dropout1d/2d, PReLU, Unflatten,
+PixelShuffle/PixelUnshuffle."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from .module import Module
 from .parameter import Parameter
 
 __all__ = ["ConvTranspose1d", "ConvTranspose2d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "Dropout1d",
-           "Dropout2d", "PReLU", "Unflatten"]
+           "Dropout2d", "PReLU", "Unflatten", "PixelShuffle", "PixelUnshuffle"]
 
 
 class _ConvTransposeNd(_ConvNd):
@@ -140,3 +141,31 @@ class Unflatten(Module):
 
     def extra_repr(self):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+class PixelShuffle(Module):
+    """(N, C r^2, H, W) -> (N, C, H r, W r) (``F.pixel_shuffle``)."""
+
+    def __init__(self, upscale_factor):
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def forward(self, input):
+        return F.pixel_shuffle(input, self.upscale_factor)
+
+    def extra_repr(self):
+        return f"upscale_factor={self.upscale_factor}"
+
+
+class PixelUnshuffle(Module):
+    """(N, C, H r, W r) -> (N, C r^2, H, W) (``F.pixel_unshuffle``)."""
+
+    def __init__(self, downscale_factor):
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def forward(self, input):
+        return F.pixel_unshuffle(input, self.downscale_factor)
+
+    def extra_repr(self):
+        return f"downscale_factor={self.downscale_factor}"

@@ -17,6 +17,7 @@ from . import functional as F
 from . import init
 from .module import Module
 from .parameter import Parameter
+from .utils.rnn import PackedSequence, pad_packed_sequence
 
 __all__ = ["RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU"]
 
@@ -157,24 +158,70 @@ class _RNNBase(Module):
         for p in self.parameters():
             init.uniform_(p, -bound, bound)
 
+    def flatten_parameters(self):
+        """No-op: PyTorch packs the weights into one cuDNN buffer; here each is its own array already."""
+
+    @property
+    def all_weights(self):
+        """Per layer and direction, its parameters in ``_flat_weights_names`` order (PyTorch's list of lists)."""
+        per = 4 if self.bias else 2
+        names = self._flat_weights_names
+        return [[getattr(self, n) for n in names[i:i + per]] for i in range(0, len(names), per)]
+
     def _weights(self, layer, d):
         suffix = f"_l{layer}" + ("_reverse" if d else "")
         get = lambda n: getattr(self, n, None)  # noqa: E731
         return (get(f"weight_ih{suffix}"), get(f"weight_hh{suffix}"), get(f"bias_ih{suffix}"), get(f"bias_hh{suffix}"))
 
     def forward(self, input, hx=None):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         if input.dim() not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.dim()}D instead")
         batched = input.dim() == 3
         x = input if batched else input.unsqueeze(1 if not self.batch_first else 0)
         if self.batch_first:
             x = x.transpose(0, 1)
+        self._check_input(x)
+        h0, c0 = self._initial_state(hx, x.shape[1], 2 if self.bidirectional else 1, batched, x)
+        out, h_n, c_n = self._run(x, h0, c0)
+        if self.batch_first:
+            out = out.transpose(0, 1)
+        if not batched:
+            out = out.squeeze(0 if self.batch_first else 1)
+            h_n = h_n.squeeze(1)
+        if self.mode == "LSTM":
+            return out, (h_n, c_n if batched else c_n.squeeze(1))
+        return out, h_n
+
+    def _check_input(self, x):
         if x.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got {x.shape[-1]}")
+
+    def _forward_packed(self, packed, hx):
+        """A PackedSequence in, a PackedSequence out: at step t only the first ``batch_sizes[t]`` rows
+        (the sequences still running, longest first) are updated; the others keep their state."""
+        x, _ = pad_packed_sequence(PackedSequence(packed.data, packed.batch_sizes))  # (T, B, *), sorted order
+        self._check_input(x)
+        sizes = [int(n) for n in packed.batch_sizes.tolist()]
+        order, unorder = packed.sorted_indices, packed.unsorted_indices
+        if hx is not None and order is not None:  # the caller's batch order -> longest-first
+            hx = tuple(h.index_select(1, order) for h in hx) if self.mode == "LSTM" else hx.index_select(1, order)
+        h0, c0 = self._initial_state(hx, sizes[0], 2 if self.bidirectional else 1, True, x)
+        out, h_n, c_n = self._run(x, h0, c0, sizes)
+        data = _cat([out[t, :n] for t, n in enumerate(sizes)], 0)
+        if unorder is not None:
+            h_n = h_n.index_select(1, unorder)
+            c_n = c_n.index_select(1, unorder) if c_n is not None else None
+        out = PackedSequence(data, packed.batch_sizes, order, unorder)
+        return (out, (h_n, c_n)) if self.mode == "LSTM" else (out, h_n)
+
+    def _run(self, x, h0, c0, sizes=None):
+        """The layers over (T, B, input_size) ``x``: (output, h_n, c_n or None). With ``sizes``
+        (decreasing active batch sizes per step) rows past their sequence's end keep their state."""
         steps, batch = x.shape[0], x.shape[1]
         dirs = 2 if self.bidirectional else 1
         lstm = self.mode == "LSTM"
-        h0, c0 = self._initial_state(hx, batch, dirs, batched, x)
         layer_input = x
         h_n, c_n = [], []
         for layer in range(self.num_layers):
@@ -186,13 +233,20 @@ class _RNNBase(Module):
                 order = range(steps - 1, -1, -1) if d else range(steps)
                 seq = [None] * steps
                 for t in order:
-                    xt = layer_input[t]
+                    n = batch if sizes is None else sizes[t]
+                    xt, ht, ct = layer_input[t], h, c
+                    if n < batch:  # running backwards, rows join at their last step, still holding h0
+                        xt, ht, ct = xt[:n], h[:n], (c[:n] if lstm else None)
                     if lstm:
-                        h, c = _lstm_step(xt, h, c, *w)
+                        ht, ct = _lstm_step(xt, ht, ct, *w)
                     elif self.mode == "GRU":
-                        h = _gru_step(xt, h, *w)
+                        ht = _gru_step(xt, ht, *w)
                     else:
-                        h = _rnn_step(xt, h, *w, self.nonlinearity)
+                        ht = _rnn_step(xt, ht, *w, self.nonlinearity)
+                    if n < batch:
+                        ht = _cat([ht, h[n:]], 0)
+                        ct = _cat([ct, c[n:]], 0) if lstm else None
+                    h, c = ht, ct
                     seq[t] = h
                 outs.append(_stack(seq, 0) if steps else _c.zeros(0, batch, self.hidden_size, dtype=x.dtype))
                 h_n.append(h)
@@ -201,15 +255,7 @@ class _RNNBase(Module):
             layer_input = outs[0] if dirs == 1 else _cat(outs, -1)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, True)
-        out = layer_input.transpose(0, 1) if self.batch_first else layer_input
-        h_n = _stack(h_n, 0)
-        if not batched:
-            out = out.squeeze(0 if self.batch_first else 1)
-            h_n = h_n.squeeze(1)
-        if lstm:
-            c_n = _stack(c_n, 0)
-            return out, (h_n, c_n if batched else c_n.squeeze(1))
-        return out, h_n
+        return layer_input, _stack(h_n, 0), (_stack(c_n, 0) if lstm else None)
 
     def _initial_state(self, hx, batch, dirs, batched, x):
         shape = (self.num_layers * dirs, batch, self.hidden_size)

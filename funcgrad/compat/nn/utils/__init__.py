@@ -1,12 +1,12 @@
-"""torch.nn.utils: gradient clipping and parameter <-> vector conversion."""
+"""torch.nn.utils: gradient clipping, parameter <-> vector conversion; ``rnn`` (pad_sequence)."""
 
 from __future__ import annotations
 
 import math
 
-from ...optim import global_norm
-from ..grad_mode import no_grad
-from ..tensor import Tensor
+from ....optim import global_norm
+from ...grad_mode import no_grad
+from ...tensor import Tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
 
@@ -17,7 +17,7 @@ def _params(parameters):
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     """Scale the gradients in place so their joint norm is at most ``max_norm``; returns the norm before."""
-    from ..creation import tensor  # noqa: PLC0415
+    from ...creation import tensor  # noqa: PLC0415
 
     grads = [p.grad for p in _params(parameters) if p.grad is not None]
     if not grads:
@@ -48,7 +48,7 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
 
 
 def parameters_to_vector(parameters):
-    from .. import cat  # noqa: PLC0415
+    from ... import cat  # noqa: PLC0415
 
     return cat([p.view(-1) for p in parameters])
 
@@ -61,3 +61,6 @@ def vector_to_parameters(vec, parameters):
         n = p.numel()
         p.data = vec[i:i + n].view_as(p).data
         i += n
+
+
+from . import rnn  # noqa: E402, F401  (torch.nn.utils.rnn is an attribute after `import torch.nn`)
