@@ -31,13 +31,20 @@ PROGRAMS = os.path.join(HERE, "programs")
 ONE_THREAD = {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
 
 
+# A Python with the real torch (and torchvision): set it to run the same programs, with the same data
+# and the same checks, under PyTorch instead of the launcher (a comparison; never needed by the suite)
+REFERENCE_PYTHON = os.environ.get("FUNCGRAD_PROGRAMS_REFERENCE_PYTHON")
+
+
 def run(program, *args, cwd, timeout=180):
     """Run programs/PROGRAM through the launcher in ``cwd``; its stdout (the test fails on a non-zero exit)."""
     os.makedirs(cwd, exist_ok=True)
     env = {**ONE_THREAD, **os.environ, "PYTHONPATH": ROOT}
-    r = subprocess.run([sys.executable, "-m", "funcgrad.compat", os.path.join(PROGRAMS, program), *map(str, args)],
+    launcher = [REFERENCE_PYTHON] if REFERENCE_PYTHON else [sys.executable, "-m", "funcgrad.compat"]
+    r = subprocess.run([*launcher, os.path.join(PROGRAMS, program), *map(str, args)],
                        capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
     assert r.returncode == 0, f"{program} exited {r.returncode}\n--- stdout\n{r.stdout}\n--- stderr\n{r.stderr}"
+    print(f"$ {program} {' '.join(map(str, args))}\n{r.stdout}")  # shown with pytest -s or on failure
     return r.stdout
 
 
