@@ -238,7 +238,8 @@ def test_siamese_network_on_resnet18(tmp_path):
     out = run("siamese_network/main.py", "--epochs", 1, "--batch-size", 8, "--dry-run", "--save-model",
               cwd=tmp_path / "work")
     loss = numbers(r"Loss: (\S+)", out)
-    assert len(loss) == 1 and abs(loss[0] - math.log(2)) < 0.3, out  # one step from a near-even start
+    # one step from a random start: BCE of the sigmoid head; seeds 1-6 gave 0.67-1.30 under PyTorch and 0.67-1.23 here
+    assert len(loss) == 1 and 0.3 < loss[0] < 2.5, out
     assert re.search(r"Accuracy: \d+/32", out)
     assert (tmp_path / "work" / "siamese_network.pt").is_file()
 
