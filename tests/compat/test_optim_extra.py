@@ -58,6 +58,8 @@ def test_state_keys_and_state_dict_round_trip(cls, keys):
     o2 = cls([p2], lr=0.5)
     o2.load_state_dict(o1.state_dict())
     assert o2.param_groups[0]["lr"] == 0.1
+    for k, v in o1.state[p1].items():  # float32 parameter: moments float32, step and mu_product as saved
+        assert o2.state[p2][k].dtype == v.dtype and o2.state[p2][k] is not v
     _steps(o1, p1, 2)
     _steps(o2, p2, 2)
     np.testing.assert_array_equal(p1.detach().numpy(), p2.detach().numpy())

@@ -29,14 +29,16 @@ def test_first_steps_by_hand():
     np.testing.assert_allclose(first_step(optim.nadam(lr)), P0 - step / (np.abs(G0) + eps), rtol=1e-14)
 
 
+def _decayed(p, lr, wd, decoupled, maximize):
+    """PyTorch's order: negate for maximize, then decay p (decoupled) or add wd * p to the gradient."""
+    g = grad_np(p) * (-1 if maximize else 1)
+    return (p * (1 - lr * wd), g) if decoupled else (p, g + wd * p)
+
+
 def ref_nadam(lr, b1=0.9, b2=0.999, eps=1e-8, wd=0.0, psi=4e-3, decoupled=False, maximize=False):
     p, m, v, prod, out = P0.copy(), 0 * P0, 0 * P0, 1.0, []
     for t in range(1, STEPS + 1):
-        g = grad_np(p) * (-1 if maximize else 1)
-        if decoupled:
-            p = p * (1 - lr * wd)
-        else:
-            g = g + wd * p
+        p, g = _decayed(p, lr, wd, decoupled, maximize)
         mu, mu_next = (b1 * (1 - 0.5 * 0.96 ** (k * psi)) for k in (t, t + 1))
         prod *= mu
         m = b1 * m + (1 - b1) * g
@@ -51,11 +53,7 @@ def ref_radam(lr, b1=0.9, b2=0.999, eps=1e-8, wd=0.0, decoupled=False, maximize=
     p, m, v, out = P0.copy(), 0 * P0, 0 * P0, []
     rho_inf = 2 / (1 - b2) - 1
     for t in range(1, STEPS + 1):
-        g = grad_np(p) * (-1 if maximize else 1)
-        if decoupled:
-            p = p * (1 - lr * wd)
-        else:
-            g = g + wd * p
+        p, g = _decayed(p, lr, wd, decoupled, maximize)
         m = b1 * m + (1 - b1) * g
         v = b2 * v + (1 - b2) * g * g
         mhat = m / (1 - b1 ** t)

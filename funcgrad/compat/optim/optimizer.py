@@ -219,11 +219,12 @@ class Optimizer:
                                  "optimizer's group")
         by_index = {i: p for g, s in zip(self.param_groups, saved) for i, p in zip(s["params"], g["params"])}
         self.state = defaultdict(dict)
+        scalars = {"step"} | {k for f, k in self._fields if f in self._scalars}  # kept as saved
         for i, st in state_dict["state"].items():
             p = by_index.get(int(i))
             if p is None:
                 continue
-            self.state[p] = {k: _cast_state(k, v, p) for k, v in st.items()}
+            self.state[p] = {k: v if k in scalars else _cast_state(v, p) for k, v in st.items()}
         for g, s in zip(self.param_groups, saved):
             g.update({k: v for k, v in s.items() if k != "params"})
 
@@ -244,8 +245,8 @@ def _arr(t):
     return Array._from_buffer(t._value)
 
 
-def _cast_state(key, value, param):
-    if key == "step" or not isinstance(value, Tensor):
+def _cast_state(value, param):
+    if not isinstance(value, Tensor):
         return value
     if value.is_floating_point():
         return value.to(dtype=param.dtype, device=param.device)
