@@ -23,6 +23,8 @@ RULES = [
     (optim.RAdam, dict(lr=0.01, betas=(0.9, 0.9), weight_decay=0.1, decoupled_weight_decay=True),
      lambda: fopt.radam(0.01, b2=0.9, weight_decay=0.1, decoupled_weight_decay=True)),
     (optim.Adamax, dict(lr=0.01, weight_decay=0.1), lambda: fopt.adamax(0.01, weight_decay=0.1)),
+    (optim.ASGD, dict(lr=0.05, lambd=0.01, t0=4, weight_decay=0.1),
+     lambda: fopt.asgd(0.05, lambd=0.01, t0=4, weight_decay=0.1)),
     (optim.Adamax, dict(lr=0.01, betas=(0.5, 0.9), foreach=True, maximize=True),
      lambda: fopt.adamax(0.01, 0.5, 0.9, maximize=True)),
 ]
@@ -44,6 +46,7 @@ def _steps(opt, p, n):
     (optim.NAdam, ["exp_avg", "exp_avg_sq", "mu_product", "step"]),
     (optim.RAdam, ["exp_avg", "exp_avg_sq", "step"]),
     (optim.Adamax, ["exp_avg", "exp_inf", "step"]),
+    (optim.ASGD, ["ax", "eta", "mu", "step"]),
 ])
 def test_state_keys_and_state_dict_round_trip(cls, keys):
     p1, p2 = nn.Parameter(torch.tensor([0.5, -2.0])), nn.Parameter(torch.tensor([0.5, -2.0]))
@@ -90,6 +93,23 @@ def test_first_steps_by_hand():
     p = nn.Parameter(torch.tensor([3.0], dtype=torch.float64))
     _steps(optim.Adamax([p], lr=0.1), p, 1)
     assert math.isclose(p.item(), 3.0 - 0.1 * 4.0 / (4.0 + 1e-8), rel_tol=1e-15)
+
+
+def test_asgd_average_matches_the_functional_state():
+    p = nn.Parameter(torch.tensor([0.5, -2.0], dtype=torch.float64))
+    opt = optim.ASGD([p], lr=0.1, t0=2)
+    _steps(opt, p, 6)
+    tx = fopt.asgd(0.1, t0=2)
+    q = np.array([0.5, -2.0])
+    st = tx.init(q)
+    for _ in range(6):
+        upd, st = tx.update(2 * (q - 1.0), st, q)
+        q = np.asarray(fopt.apply_updates(q, upd))
+    np.testing.assert_allclose(p.detach().numpy(), q, rtol=1e-14)
+    np.testing.assert_allclose(opt.state[p]["ax"].numpy(), np.asarray(st.ax), rtol=1e-14)
+    assert opt.state[p]["mu"].item() == st.mu == 1 / 4 and opt.state[p]["eta"].item() == st.eta
+    with pytest.raises(ValueError, match="Invalid weight_decay"):
+        optim.ASGD([p], weight_decay=-1)
 
 
 @pytest.mark.parametrize("cls", [optim.NAdam, optim.RAdam, optim.Adamax])

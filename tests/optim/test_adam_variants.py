@@ -1,4 +1,4 @@
-"""NAdam, RAdam, Adamax: hand-computed first steps and 20-step trajectories against torch.optim's (2.x)
+"""NAdam, RAdam, Adamax, ASGD: hand-computed first steps and 20-step trajectories against torch.optim's (2.x)
 update formulas written out in numpy."""
 
 import numpy as np
@@ -151,3 +151,40 @@ def test_argument_errors(make):
         opt.update([fnp.asarray(G0)], opt.init([fnp.asarray(P0)]))
     with pytest.raises(ValueError, match="momentum_decay"):
         optim.nadam(momentum_decay=-1.0)
+
+
+def ref_asgd(lr, lambd=1e-4, alpha=0.75, t0=1e6, wd=0.0):
+    p, ax, eta, mu, out = P0.copy(), 0 * P0, lr, 1.0, []
+    for t in range(1, STEPS + 1):
+        g = grad_np(p) + wd * p
+        p = p * (1 - lambd * eta) - eta * g
+        ax = ax + (p - ax) * mu if mu != 1 else p
+        eta = lr / (1 + lambd * lr * t) ** alpha
+        mu = 1 / max(1, t - t0)
+        out.append(p)
+    return np.array(out), ax
+
+
+@pytest.mark.parametrize("kw", [dict(lr=0.05), dict(lr=0.05, lambd=0.01, alpha=0.6, t0=5, weight_decay=0.1)])
+def test_asgd_trajectory_and_average(kw):
+    ref, ref_ax = ref_asgd(kw["lr"], kw.get("lambd", 1e-4), kw.get("alpha", 0.75), kw.get("t0", 1e6),
+                           kw.get("weight_decay", 0.0))
+    np.testing.assert_allclose(run(optim.asgd(**kw)), ref, rtol=1e-12, atol=1e-13)
+    opt = optim.asgd(**kw)
+    p = fnp.asarray(P0)
+    st = opt.init(p)
+    for _ in range(STEPS):
+        upd, st = opt.update(fnp.asarray(grad_np(np.asarray(p))), st, p)
+        p = optim.apply_updates(p, upd)
+    np.testing.assert_allclose(np.asarray(st.ax), ref_ax, rtol=1e-12, atol=1e-13)
+    assert st.count == STEPS and st.mu == 1 / max(1, STEPS - kw.get("t0", 1e6))
+
+
+def test_asgd_first_step_by_hand_and_errors():
+    # eta_0 = lr: p1 = p0 (1 - lambd lr) - lr g0; the average is p1 itself (mu = 1)
+    np.testing.assert_allclose(first_step(optim.asgd(0.1, lambd=0.5)), P0 * (1 - 0.05) - 0.1 * G0, rtol=1e-14)
+    with pytest.raises(ValueError, match="invalid learning rate"):
+        optim.asgd(-1.0)
+    opt = optim.asgd(0.1)
+    with pytest.raises(ValueError, match="needs params"):
+        opt.update([fnp.asarray(G0)], opt.init([fnp.asarray(P0)]))

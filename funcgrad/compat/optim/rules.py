@@ -1,14 +1,15 @@
-"""SGD, Adam, AdamW, NAdam, RAdam, Adamax, RMSprop, Adagrad, Adadelta: PyTorch's constructors over
+"""SGD, ASGD, Adam, AdamW, NAdam, RAdam, Adamax, RMSprop, Adagrad, Adadelta: PyTorch's constructors over
 funcgrad.optim's update rules.  ``foreach``/``fused``/``capturable``/``differentiable`` are accepted and
 kept in the param groups (as PyTorch) but change nothing: there is one (eager) implementation."""
 
 from __future__ import annotations
 
 from ...optim import adam_variants as _variants
+from ...optim import averaged as _asgd
 from ...optim import optimizers as _rules
 from .optimizer import Optimizer
 
-__all__ = ["SGD", "Adam", "AdamW", "NAdam", "RAdam", "Adamax", "RMSprop", "Adagrad", "Adadelta"]
+__all__ = ["SGD", "ASGD", "Adam", "AdamW", "NAdam", "RAdam", "Adamax", "RMSprop", "Adagrad", "Adadelta"]
 
 
 def _check(cond, msg):
@@ -41,6 +42,25 @@ class SGD(Optimizer):
 
     def _rule(self, g):
         return _rules.sgd(g["lr"], g["momentum"], g["dampening"], g["weight_decay"], g["nesterov"], g["maximize"])
+
+
+class ASGD(Optimizer):
+    """Averaged SGD; ``state[p]['ax']`` is the running average of the parameter."""
+
+    _fields = (("count", "step"), ("eta", "eta"), ("mu", "mu"), ("ax", "ax"))
+    _scalars = ("eta", "mu")
+    _state_cls = _asgd.AsgdState
+
+    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None,
+                 maximize=False, differentiable=False, capturable=False):
+        _check(lr >= 0.0, f"Invalid learning rate: {lr}")
+        _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+        super().__init__(params, dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay,
+                                      foreach=foreach, maximize=maximize, differentiable=differentiable,
+                                      capturable=capturable))
+
+    def _rule(self, g):
+        return _asgd.asgd(g["lr"], g["lambd"], g["alpha"], g["t0"], g["weight_decay"], g["maximize"])
 
 
 class Adam(Optimizer):
