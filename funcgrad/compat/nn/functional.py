@@ -21,6 +21,7 @@ from ...nn.functional import (  # noqa: F401
 )
 from ..grad_mode import no_grad
 from .upsampling import interpolate, upsample  # noqa: F401
+from .attention import scaled_dot_product_attention  # noqa: F401
 
 __all__ = [
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv3d",
@@ -30,7 +31,7 @@ __all__ = [
     "mse_loss", "l1_loss", "smooth_l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "kl_div", "normalize", "pad", "logsigmoid", "relu_", "pairwise_distance",
     "cosine_similarity", "dropout1d", "dropout2d", "prelu", "instance_norm", "leaky_relu_", "elu_", "hardtanh_",
-    "pixel_shuffle", "pixel_unshuffle", "interpolate", "upsample",
+    "pixel_shuffle", "pixel_unshuffle", "interpolate", "upsample", "scaled_dot_product_attention",
 ]
 
 
