@@ -39,6 +39,9 @@ LAYOUT = {
     "flatten": ("Flatten", "Unflatten"),
     "pixelshuffle": ("PixelShuffle", "PixelUnshuffle"),
     "upsampling": ("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"),
+    "padding": ("ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+                "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+                "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d"),
 }
 
 

@@ -22,6 +22,7 @@ from ...nn.functional import (  # noqa: F401
 from ..grad_mode import no_grad
 from .upsampling import interpolate, upsample  # noqa: F401
 from .attention import scaled_dot_product_attention  # noqa: F401
+from .padding import pad  # noqa: F401
 
 __all__ = [
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv3d",
@@ -349,22 +350,6 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     n = (x1.norm(2, dim) * x2.norm(2, dim)).clamp_min(eps)
     return (x1 * x2).sum(dim) / n
-
-
-def pad(input, pad, mode="constant", value=None):
-    """Pad the last len(pad)//2 dims: ``pad = (left_last, right_last, left_prev, right_prev, ...)``."""
-    if len(pad) % 2:
-        raise ValueError("Padding length must be divisible by 2")
-    if len(pad) // 2 > input.dim():
-        raise ValueError("Padding length should be less than or equal to two times the input dimension")
-    if mode != "constant":
-        raise ValueError(f"pad: mode {mode!r} is not supported by funcgrad.compat (only 'constant')")
-    from ... import numpy as fnp  # noqa: PLC0415
-
-    widths = [(0, 0)] * input.dim()
-    for i in range(len(pad) // 2):
-        widths[input.dim() - 1 - i] = (pad[2 * i], pad[2 * i + 1])
-    return fnp.pad(input, widths, constant_values=0.0 if value is None else value)
 
 
 # PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's
