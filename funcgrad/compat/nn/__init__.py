@@ -17,3 +17,4 @@ from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # n
 from .module import Module  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 from .padding import *  # noqa: F401,F403
+from .loss_more import *  # noqa: F401,F403

@@ -352,6 +352,14 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return (x1 * x2).sum(dim) / n
 
 
+from .loss_more import (  # noqa: E402
+    FUNCTIONS as _LOSS_MORE, cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, margin_ranking_loss,
+    multi_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss, triplet_margin_loss,
+)
+
+__all__ += _LOSS_MORE
+
+
 # PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's
 # composite layers may end in a view of an internal buffer (a transposed matmul result),
 # which compat keeps as a view rather than copying every intermediate. One copy at the
