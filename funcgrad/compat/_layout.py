@@ -24,7 +24,8 @@ LAYOUT = {
     "sparse": ("Embedding",),
     "dropout": ("Dropout", "Dropout1d", "Dropout2d"),
     "activation": ("MultiheadAttention", "ReLU", "ReLU6", "SiLU", "LeakyReLU", "ELU", "Hardtanh", "GELU", "Softplus", "Sigmoid", "Tanh",
-                   "LogSigmoid", "Softmax", "LogSoftmax", "Softmin", "PReLU"),
+                   "LogSigmoid", "Softmax", "LogSoftmax", "Softmin", "PReLU", "Mish", "Hardswish", "Hardsigmoid", "Softsign", "Tanhshrink", "Threshold",
+                   "GLU", "CELU", "SELU", "RReLU", "Hardshrink", "Softshrink", "Softmax2d"),
     "container": ("Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"),
     "normalization": ("LayerNorm", "GroupNorm"),
     "instancenorm": ("_InstanceNorm", "InstanceNorm1d", "InstanceNorm2d"),
@@ -33,7 +34,9 @@ LAYOUT = {
                     "Transformer"),
     "batchnorm": ("_BatchNorm", "BatchNorm1d", "BatchNorm2d"),
     "loss": ("_Loss", "_WeightedLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "NLLLoss",
-             "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"),
+             "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss", "CosineEmbeddingLoss",
+             "MarginRankingLoss", "TripletMarginLoss", "HingeEmbeddingLoss", "PoissonNLLLoss", "GaussianNLLLoss",
+             "MultiLabelSoftMarginLoss", "MultiMarginLoss", "SoftMarginLoss"),
     "pooling": ("_MaxPoolNd", "MaxPool1d", "MaxPool2d", "_AvgPoolNd", "AvgPool1d", "AvgPool2d",
                 "AdaptiveAvgPool1d", "AdaptiveAvgPool2d"),
     "flatten": ("Flatten", "Unflatten"),
@@ -48,10 +51,11 @@ LAYOUT = {
 def _classes(names):
     """name -> class for ``names``, from the compat nn modules (private bases included)."""
     from .nn import activation, containers, layers, loss, module, more_layers, rnn, transformer, upsampling  # noqa: PLC0415
+    from .nn import activation_more, loss_more, padding  # noqa: PLC0415
 
     found = {}
     for name in names:
-        for src in (nn, layers, more_layers, rnn, transformer, loss, activation, containers, module, upsampling):
+        for src in (nn, activation_more, loss_more, padding, layers, more_layers, rnn, transformer, loss, activation, containers, module, upsampling):
             if hasattr(src, name):
                 found[name] = getattr(src, name)
                 break

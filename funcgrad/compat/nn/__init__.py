@@ -18,3 +18,4 @@ from .module import Module  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 from .padding import *  # noqa: F401,F403
 from .loss_more import *  # noqa: F401,F403
+from .activation_more import *  # noqa: F401,F403

@@ -357,7 +357,12 @@ from .loss_more import (  # noqa: E402
     multi_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss, triplet_margin_loss,
 )
 
-__all__ += _LOSS_MORE
+from .activation_more import (  # noqa: E402
+    FUNCTIONS as _ACTIVATION_MORE, celu, celu_, glu, hardshrink, hardsigmoid, hardswish, mish, rrelu, rrelu_, selu,
+    selu_, softshrink, softsign, tanhshrink, threshold, threshold_,
+)
+
+__all__ += _LOSS_MORE + _ACTIVATION_MORE
 
 
 # PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's
