@@ -19,3 +19,4 @@ from .parameter import Parameter  # noqa: F401
 from .padding import *  # noqa: F401,F403
 from .loss_more import *  # noqa: F401,F403
 from .activation_more import *  # noqa: F401,F403
+from .layers_more import *  # noqa: F401,F403

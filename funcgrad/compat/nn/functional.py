@@ -362,7 +362,12 @@ from .activation_more import (  # noqa: E402
     selu_, softshrink, softsign, tanhshrink, threshold, threshold_,
 )
 
-__all__ += _LOSS_MORE + _ACTIVATION_MORE
+from .layers_more import (  # noqa: E402
+    FUNCTIONS as _LAYERS_MORE, adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d, avg_pool3d,
+    channel_shuffle, embedding_bag, fold, max_pool3d, unfold,
+)
+
+__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE
 
 
 # PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's
