@@ -24,8 +24,8 @@ LAYOUT = {
     "sparse": ("Embedding", "EmbeddingBag"),
     "dropout": ("Dropout", "Dropout1d", "Dropout2d"),
     "activation": ("MultiheadAttention", "ReLU", "ReLU6", "SiLU", "LeakyReLU", "ELU", "Hardtanh", "GELU", "Softplus", "Sigmoid", "Tanh",
-                   "LogSigmoid", "Softmax", "LogSoftmax", "Softmin", "PReLU", "Mish", "Hardswish", "Hardsigmoid", "Softsign", "Tanhshrink", "Threshold",
-                   "GLU", "CELU", "SELU", "RReLU", "Hardshrink", "Softshrink", "Softmax2d"),
+                   "LogSigmoid", "Softmax", "LogSoftmax", "Softmin", "PReLU", "Mish", "Hardswish", "Hardsigmoid", "Softsign", "Tanhshrink",
+                   "Threshold", "GLU", "CELU", "SELU", "RReLU", "Hardshrink", "Softshrink", "Softmax2d"),
     "container": ("Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"),
     "normalization": ("LayerNorm", "GroupNorm"),
     "instancenorm": ("_InstanceNorm", "InstanceNorm1d", "InstanceNorm2d"),
@@ -59,7 +59,8 @@ def _classes(names):
 
     found = {}
     for name in names:
-        for src in (nn, activation_more, layers_more, loss_more, padding, layers, more_layers, rnn, transformer, loss, activation, containers, module, upsampling):
+        for src in (nn, activation_more, layers_more, loss_more, padding, layers, more_layers, rnn, transformer, loss,
+                    activation, containers, module, upsampling):
             if hasattr(src, name):
                 found[name] = getattr(src, name)
                 break

@@ -136,7 +136,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         if offsets is None or offsets.dim() != 1:
             raise ValueError("offsets has to be a 1D Tensor but got None" if offsets is None else
                              f"offsets has to be a 1D Tensor, got {offsets.dim()}D")
-        starts = np.asarray(offsets.numpy(), dtype=np.int64)
+        starts = np.asarray(offsets.detach().cpu().numpy(), dtype=np.int64)
         if include_last_offset:
             starts = starts[:-1]
         if starts.size and (starts[0] != 0 or np.any(np.diff(starts) < 0) or starts[-1] > input.shape[0]):
@@ -145,7 +145,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         flat, psw = input, per_sample_weights
     else:
         raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
-    ids = np.asarray(flat.numpy(), dtype=np.int64)
+    ids = np.asarray(flat.detach().cpu().numpy(), dtype=np.int64)
     total, bags = ids.shape[0], starts.shape[0]
     bag_of = np.searchsorted(starts, np.arange(total), side="right") - 1  # which bag each entry is in
     keep = np.ones(total, bool) if padding_idx is None else ids != (padding_idx % weight.shape[0])
@@ -154,7 +154,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         outs = []
         for j in range(bags):
             sel = np.nonzero((bag_of == j) & keep)[0]
-            outs.append(rows[_c.tensor(sel)].amax(0) if sel.size else rows.new_zeros(weight.shape[1]))
+            outs.append(rows[_c.tensor(sel, device=rows.device)].amax(0) if sel.size
+                        else rows.new_zeros(weight.shape[1]))
         return _stack(outs) if outs else rows.new_zeros(0, weight.shape[1])
     member = np.zeros((bags, total), dtype=np.float64)
     member[bag_of[keep], np.nonzero(keep)[0]] = 1.0
