@@ -160,3 +160,26 @@ def test_embedding_bag_weights_module_and_errors():
     from funcgrad.compat.nn.modules.sparse import EmbeddingBag
 
     assert EmbeddingBag is nn.EmbeddingBag
+
+
+def test_the_new_functions_run_on_a_non_numpy_device():
+    from funcgrad._standin import StandinArray
+
+    def both(fn, *arrays):
+        cpu = fn(*(_t(a) for a in arrays))
+        dev = fn(*(_t(a).to("standin") for a in arrays))
+        assert type(dev._value) is StandinArray
+        np.testing.assert_allclose(dev.cpu().numpy(), cpu.numpy(), atol=1e-12)
+
+    q, k = RNG.standard_normal((2, 3, 4)), RNG.standard_normal((2, 5, 4))
+    allowed = RNG.random((3, 5)) > 0.3
+    both(lambda a, b, m: F.scaled_dot_product_attention(a, b, b, attn_mask=m), q, k, allowed)
+    both(lambda a, b: F.scaled_dot_product_attention(a, b, b, is_causal=True), q, k)
+    for mode in ("constant", "reflect", "replicate", "circular"):
+        both(lambda a, m=mode: F.pad(a, (1, 2, -1, 1), m), k)
+    both(lambda a: F.adaptive_max_pool2d(a, (2, 3)), k)
+    both(lambda a: F.fold(F.unfold(a, 2), (5, 4), 2), k)
+    both(lambda w: F.embedding_bag(_t(np.array([1, 2, 3, 0])).to(w.device), w,
+                                   _t(np.array([0, 1])).to(w.device), mode="max"), RNG.standard_normal((4, 3)))
+    both(lambda a, b: F.triplet_margin_loss(a, b, b.flip(0)), q[0], k[0, :3])
+    both(lambda a: F.selu(a) + F.mish(a) + F.glu(a, -1).sum(), q)
