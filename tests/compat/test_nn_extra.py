@@ -256,6 +256,30 @@ def test_more_losses_gradients_and_modules():
         F.soft_margin_loss(_t(x1), _t(x2), reduction="avg")
 
 
+def test_multilabel_margin_and_triplet_with_distance():
+    x = RNG.standard_normal((3, 5))
+    y = np.array([[3, 0, -1, 1, 1], [1, 2, 4, 3, 0], [-1, 2, 3, 0, 0]])  # each list ends at the first -1
+    ref = np.zeros(3)
+    for r in range(3):
+        targets = list(y[r][:list(y[r]).index(-1)]) if -1 in y[r] else list(y[r])
+        for j in targets:
+            for i in range(5):
+                if i not in targets:
+                    ref[r] += max(0.0, 1 - (x[r, j] - x[r, i]))
+    _reductions(lambda r: F.multilabel_margin_loss(_t(x), _t(y), reduction=r), ref / 5)
+    assert _gradcheck(lambda a: F.multilabel_margin_loss(a, _t(y)), x)
+    with pytest.raises(RuntimeError, match="out of range"):
+        F.multilabel_margin_loss(_t(x), _t(y + 5))
+    a, p, n = RNG.standard_normal((3, 4, 5))
+    cos = lambda u, v: 1 - (u * v).sum(-1) / np.linalg.norm(u, axis=-1) / np.linalg.norm(v, axis=-1)  # noqa: E731
+    ref = np.maximum(0, 0.5 + cos(a, p) - np.minimum(cos(a, n), cos(p, n)))
+    loss = nn.TripletMarginWithDistanceLoss(distance_function=lambda u, v: 1 - F.cosine_similarity(u, v), margin=0.5,
+                                            swap=True, reduction="none")
+    np.testing.assert_allclose(loss(_t(a), _t(p), _t(n)).numpy(), ref, atol=1e-12)
+    with pytest.raises(ValueError, match="greater than 0"):
+        F.triplet_margin_with_distance_loss(_t(a), _t(p), _t(n), margin=0.0)
+
+
 # ---------------------------------------------------------------- activations
 
 _SELU_A, _SELU_S = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946

@@ -354,7 +354,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 from .loss_more import (  # noqa: E402
     FUNCTIONS as _LOSS_MORE, cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, margin_ranking_loss,
-    multi_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss, triplet_margin_loss,
+    multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss,
+    triplet_margin_loss, triplet_margin_with_distance_loss,
 )
 
 from .activation_more import (  # noqa: E402

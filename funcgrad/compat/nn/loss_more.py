@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from .. import creation as _c
 from . import functional as F
 from .loss import _Loss, _WeightedLoss
 
 __all__ = ["CosineEmbeddingLoss", "MarginRankingLoss", "TripletMarginLoss", "HingeEmbeddingLoss",
-           "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "SoftMarginLoss"]
+           "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "SoftMarginLoss",
+           "TripletMarginWithDistanceLoss", "MultiLabelMarginLoss"]
 
 FUNCTIONS = ["cosine_embedding_loss", "margin_ranking_loss", "triplet_margin_loss", "hinge_embedding_loss",
              "poisson_nll_loss", "gaussian_nll_loss", "multilabel_soft_margin_loss", "multi_margin_loss",
-             "soft_margin_loss"]
+             "soft_margin_loss", "triplet_margin_with_distance_loss", "multilabel_margin_loss"]
 
 
 def _reduce(loss, size_average, reduce, reduction):
@@ -149,6 +153,42 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return _reduce(loss if input.dim() == 2 else loss.squeeze(0), size_average, reduce, reduction)
 
 
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,
+                                      reduction="mean"):
+    """max(0, margin + d(a, p) - d(a, n)) for any ``distance_function`` (default: pairwise_distance)."""
+    if margin <= 0:
+        raise ValueError(f"triplet_margin_with_distance_loss: expected margin to be greater than 0, got {margin} "
+                         "instead")
+    dist = F.pairwise_distance if distance_function is None else distance_function
+    d_ap, d_an = dist(anchor, positive), dist(anchor, negative)
+    if swap:
+        d_an = d_an.minimum(dist(positive, negative))
+    return _reduce((margin + d_ap - d_an).clamp_min(0), None, None, reduction)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """sum over target classes j and non-target classes i of max(0, 1 - (x[j] - x[i])) / C; ``target``
+    holds class indices, the list ending at the first -1."""
+    if input.dim() not in (1, 2) or tuple(target.shape) != tuple(input.shape):
+        raise RuntimeError(f"multilabel_margin_loss: inconsistent target size: {tuple(target.shape)} for input of "
+                           f"size: {tuple(input.shape)}")
+    x = input if input.dim() == 2 else input.unsqueeze(0)
+    n, c = x.shape
+    ids = np.asarray(target.detach().cpu().numpy(), dtype=np.int64).reshape(n, c)
+    count = np.zeros((n, c))
+    for r in range(n):
+        for j in ids[r]:
+            if j < 0:
+                break
+            if j >= c:
+                raise RuntimeError(f"multilabel_margin_loss: target index {j} out of range for {c} classes")
+            count[r, j] += 1
+    pair_w = count[:, :, None] * (count == 0)[:, None, :]  # (n, target class j, other class i)
+    hinge = (1 - x.unsqueeze(2) + x.unsqueeze(1)).clamp_min(0)
+    loss = (hinge * _c.tensor(pair_w, dtype=x.dtype, device=x.device)).sum((1, 2)) / c
+    return _reduce(loss if input.dim() == 2 else loss.squeeze(0), size_average, reduce, reduction)
+
+
 class MarginRankingLoss(_Loss):
     def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
         super().__init__(size_average, reduce, reduction)
@@ -227,3 +267,21 @@ class MultiMarginLoss(_WeightedLoss):
 
     def forward(self, input, target):
         return multi_margin_loss(input, target, self.p, self.margin, self.weight, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
+        super().__init__(None, None, reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} "
+                             "instead")
+        self.distance_function, self.margin, self.swap = distance_function, margin, swap
+
+    def forward(self, anchor, positive, negative):
+        return triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=self.distance_function,
+                                                 margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    def forward(self, input, target):
+        return multilabel_margin_loss(input, target, reduction=self.reduction)
