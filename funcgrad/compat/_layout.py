@@ -37,7 +37,7 @@ LAYOUT = {
              "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss", "CosineEmbeddingLoss",
              "MarginRankingLoss", "TripletMarginLoss", "HingeEmbeddingLoss", "PoissonNLLLoss", "GaussianNLLLoss",
              "MultiLabelSoftMarginLoss", "MultiMarginLoss", "SoftMarginLoss",
-             "TripletMarginWithDistanceLoss", "MultiLabelMarginLoss"),
+             "TripletMarginWithDistanceLoss", "MultiLabelMarginLoss", "CTCLoss"),
     "pooling": ("_MaxPoolNd", "MaxPool1d", "MaxPool2d", "_AvgPoolNd", "AvgPool1d", "AvgPool2d",
                 "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d",
                 "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"),
@@ -56,11 +56,11 @@ LAYOUT = {
 def _classes(names):
     """name -> class for ``names``, from the compat nn modules (private bases included)."""
     from .nn import activation, containers, layers, loss, module, more_layers, rnn, transformer, upsampling  # noqa: PLC0415
-    from .nn import activation_more, layers_more, loss_more, padding  # noqa: PLC0415
+    from .nn import activation_more, ctc, layers_more, loss_more, padding  # noqa: PLC0415
 
     found = {}
     for name in names:
-        for src in (nn, activation_more, layers_more, loss_more, padding, layers, more_layers, rnn, transformer, loss,
+        for src in (nn, activation_more, ctc, layers_more, loss_more, padding, layers, more_layers, rnn, transformer, loss,
                     activation, containers, module, upsampling):
             if hasattr(src, name):
                 found[name] = getattr(src, name)

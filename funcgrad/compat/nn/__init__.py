@@ -20,3 +20,4 @@ from .padding import *  # noqa: F401,F403
 from .loss_more import *  # noqa: F401,F403
 from .activation_more import *  # noqa: F401,F403
 from .layers_more import *  # noqa: F401,F403
+from .ctc import CTCLoss  # noqa: F401

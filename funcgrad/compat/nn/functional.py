@@ -368,7 +368,9 @@ from .layers_more import (  # noqa: E402
     channel_shuffle, embedding_bag, fold, max_pool3d, unfold,
 )
 
-__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE
+from .ctc import ctc_loss  # noqa: E402
+
+__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE + ["ctc_loss"]
 
 
 # PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's
