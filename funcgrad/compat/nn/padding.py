@@ -33,7 +33,7 @@ def _check_mode(input, pad, mode, value):
 def pad(input, pad, mode="constant", value=None):
     """Pad the last ``len(pad) // 2`` dims, ``pad = (left_last, right_last, left_prev, right_prev, ...)``.
 
-    Negative widths crop (before padding, as PyTorch). ``reflect`` excludes the edge and needs a width
+    Negative widths crop (before a circular or replicate pad, after a reflect pad, as PyTorch). ``reflect`` excludes the edge and needs a width
     below the dim's size; ``replicate`` repeats the edge; ``circular`` wraps (at most once around).
     """
     pad = tuple(int(p) for p in pad)
@@ -51,7 +51,8 @@ def pad(input, pad, mode="constant", value=None):
         d = nd - 1 - i
         lo, hi = pad[2 * i], pad[2 * i + 1]
         size = input.shape[d]
-        crop[d] = slice(max(-lo, 0), size - max(-hi, 0))
+        if lo < 0 or hi < 0:
+            crop[d] = slice(max(-lo, 0), size - max(-hi, 0))
         widths[d] = (max(lo, 0), max(hi, 0))
         if mode == "reflect" and (lo >= size or hi >= size):
             raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
