@@ -20,35 +20,48 @@ from . import nn
 LAYOUT = {
     "module": ("Module",),
     "linear": ("Identity", "Linear", "Bilinear"),
-    "conv": ("_ConvNd", "Conv1d", "Conv2d", "_ConvTransposeNd", "ConvTranspose1d", "ConvTranspose2d"),
-    "sparse": ("Embedding",),
+    "conv": ("_ConvNd", "Conv1d", "Conv2d", "_ConvTransposeNd", "ConvTranspose1d", "ConvTranspose2d", "Conv3d"),
+    "sparse": ("Embedding", "EmbeddingBag"),
     "dropout": ("Dropout", "Dropout1d", "Dropout2d"),
     "activation": ("MultiheadAttention", "ReLU", "ReLU6", "SiLU", "LeakyReLU", "ELU", "Hardtanh", "GELU", "Softplus", "Sigmoid", "Tanh",
-                   "LogSigmoid", "Softmax", "LogSoftmax", "Softmin", "PReLU"),
+                   "LogSigmoid", "Softmax", "LogSoftmax", "Softmin", "PReLU", "Mish", "Hardswish", "Hardsigmoid", "Softsign", "Tanhshrink",
+                   "Threshold", "GLU", "CELU", "SELU", "RReLU", "Hardshrink", "Softshrink", "Softmax2d"),
     "container": ("Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"),
     "normalization": ("LayerNorm", "GroupNorm"),
     "instancenorm": ("_InstanceNorm", "InstanceNorm1d", "InstanceNorm2d"),
     "rnn": ("_RNNBase", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"),
     "transformer": ("TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer", "TransformerDecoder",
                     "Transformer"),
-    "batchnorm": ("_BatchNorm", "BatchNorm1d", "BatchNorm2d"),
+    "batchnorm": ("_BatchNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"),
     "loss": ("_Loss", "_WeightedLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "NLLLoss",
-             "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"),
+             "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss", "CosineEmbeddingLoss",
+             "MarginRankingLoss", "TripletMarginLoss", "HingeEmbeddingLoss", "PoissonNLLLoss", "GaussianNLLLoss",
+             "MultiLabelSoftMarginLoss", "MultiMarginLoss", "SoftMarginLoss",
+             "TripletMarginWithDistanceLoss", "MultiLabelMarginLoss", "CTCLoss"),
     "pooling": ("_MaxPoolNd", "MaxPool1d", "MaxPool2d", "_AvgPoolNd", "AvgPool1d", "AvgPool2d",
-                "AdaptiveAvgPool1d", "AdaptiveAvgPool2d"),
+                "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d",
+                "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"),
     "flatten": ("Flatten", "Unflatten"),
     "pixelshuffle": ("PixelShuffle", "PixelUnshuffle"),
+    "channelshuffle": ("ChannelShuffle",),
+    "fold": ("Fold", "Unfold"),
+    "distance": ("PairwiseDistance", "CosineSimilarity"),
     "upsampling": ("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"),
+    "padding": ("ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+                "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+                "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d"),
 }
 
 
 def _classes(names):
     """name -> class for ``names``, from the compat nn modules (private bases included)."""
     from .nn import activation, containers, layers, loss, module, more_layers, rnn, transformer, upsampling  # noqa: PLC0415
+    from .nn import activation_more, ctc, layers_more, loss_more, padding  # noqa: PLC0415
 
     found = {}
     for name in names:
-        for src in (nn, layers, more_layers, rnn, transformer, loss, activation, containers, module, upsampling):
+        for src in (nn, activation_more, ctc, layers_more, loss_more, padding, layers, more_layers, rnn, transformer, loss,
+                    activation, containers, module, upsampling):
             if hasattr(src, name):
                 found[name] = getattr(src, name)
                 break

@@ -26,6 +26,7 @@ from ..primitives.shape import reshape, swap_last_two, transpose
 __all__ = [
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "max_pool1d",
     "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+    "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d",
 ]
 
 
@@ -351,3 +352,20 @@ def adaptive_avg_pool1d(input, output_size):
 def adaptive_avg_pool2d(input, output_size):
     """Average pooling to a fixed (H, W) output (an int, a pair, or None to keep a size)."""
     return _adaptive_avg(input, output_size, 2, "adaptive_avg_pool2d")
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """Max over sliding windows of (N, C, D, H, W) (as ``max_pool2d``)."""
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, 3, "max_pool3d")
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """Mean over sliding windows of (N, C, D, H, W) (as ``avg_pool2d``)."""
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 3,
+                     "avg_pool3d")
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """Average pooling to a fixed (D, H, W) output."""
+    return _adaptive_avg(input, output_size, 3, "adaptive_avg_pool3d")

@@ -16,3 +16,8 @@ from .transformer import *  # noqa: F401,F403
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # noqa: F401
 from .module import Module  # noqa: F401
 from .parameter import Parameter  # noqa: F401
+from .padding import *  # noqa: F401,F403
+from .loss_more import *  # noqa: F401,F403
+from .activation_more import *  # noqa: F401,F403
+from .layers_more import *  # noqa: F401,F403
+from .ctc import CTCLoss  # noqa: F401

@@ -21,6 +21,8 @@ from ...nn.functional import (  # noqa: F401
 )
 from ..grad_mode import no_grad
 from .upsampling import interpolate, upsample  # noqa: F401
+from .attention import scaled_dot_product_attention  # noqa: F401
+from .padding import pad  # noqa: F401
 
 __all__ = [
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv3d",
@@ -30,7 +32,7 @@ __all__ = [
     "mse_loss", "l1_loss", "smooth_l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "kl_div", "normalize", "pad", "logsigmoid", "relu_", "pairwise_distance",
     "cosine_similarity", "dropout1d", "dropout2d", "prelu", "instance_norm", "leaky_relu_", "elu_", "hardtanh_",
-    "pixel_shuffle", "pixel_unshuffle", "interpolate", "upsample",
+    "pixel_shuffle", "pixel_unshuffle", "interpolate", "upsample", "scaled_dot_product_attention",
 ]
 
 
@@ -350,20 +352,25 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return (x1 * x2).sum(dim) / n
 
 
-def pad(input, pad, mode="constant", value=None):
-    """Pad the last len(pad)//2 dims: ``pad = (left_last, right_last, left_prev, right_prev, ...)``."""
-    if len(pad) % 2:
-        raise ValueError("Padding length must be divisible by 2")
-    if len(pad) // 2 > input.dim():
-        raise ValueError("Padding length should be less than or equal to two times the input dimension")
-    if mode != "constant":
-        raise ValueError(f"pad: mode {mode!r} is not supported by funcgrad.compat (only 'constant')")
-    from ... import numpy as fnp  # noqa: PLC0415
+from .loss_more import (  # noqa: E402
+    FUNCTIONS as _LOSS_MORE, cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, margin_ranking_loss,
+    multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss,
+    triplet_margin_loss, triplet_margin_with_distance_loss,
+)
 
-    widths = [(0, 0)] * input.dim()
-    for i in range(len(pad) // 2):
-        widths[input.dim() - 1 - i] = (pad[2 * i], pad[2 * i + 1])
-    return fnp.pad(input, widths, constant_values=0.0 if value is None else value)
+from .activation_more import (  # noqa: E402
+    FUNCTIONS as _ACTIVATION_MORE, celu, celu_, glu, hardshrink, hardsigmoid, hardswish, mish, rrelu, rrelu_, selu,
+    selu_, softshrink, softsign, tanhshrink, threshold, threshold_,
+)
+
+from .layers_more import (  # noqa: E402
+    FUNCTIONS as _LAYERS_MORE, adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d, avg_pool3d,
+    channel_shuffle, embedding_bag, fold, max_pool3d, unfold,
+)
+
+from .ctc import ctc_loss  # noqa: E402
+
+__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE + ["ctc_loss"]
 
 
 # PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's

@@ -8,11 +8,11 @@ as through any other op.
 from __future__ import annotations
 
 import copy
-import math
 
 from .. import creation as _c
 from . import functional as F
 from . import init
+from .attention import attend
 from .containers import ModuleList
 from .layers import Dropout, Linear
 from .module import Module
@@ -80,19 +80,17 @@ class MultiheadAttention(Module):
         q = F.linear(query, w_q, b_q).reshape(tgt, n * h, hd).transpose(0, 1)
         k = F.linear(key, w_k, b_k).reshape(src, n * h, hd).transpose(0, 1)
         v = F.linear(value, w_v, b_v).reshape(src, n * h, hd).transpose(0, 1)
-        scores = q.bmm(k.transpose(1, 2)) / math.sqrt(hd)  # (N*H, L, S)
         if is_causal and attn_mask is None:
             attn_mask = _c.ones(tgt, src, dtype=_bool()).triu(1)
-        mask = _additive_mask(attn_mask, scores.dtype)
-        if mask is not None:
-            scores = scores + (mask if mask.dim() == 2 else mask.reshape(n * h, tgt, src))
+        bias = _additive_mask(attn_mask, q.dtype)
+        if bias is not None and bias.dim() == 3:
+            bias = bias.reshape(n * h, tgt, src)
         if key_padding_mask is not None:
-            pad = _additive_mask(key_padding_mask, scores.dtype).reshape(n, 1, 1, src)
-            scores = (scores.reshape(n, h, tgt, src) + pad).reshape(n * h, tgt, src)
-        weights = F.softmax(scores, dim=-1)
-        if self.dropout and self.training:
-            weights = F.dropout(weights, self.dropout, True)
-        out = weights.bmm(v).transpose(0, 1).reshape(tgt, n, e)
+            pad = _additive_mask(key_padding_mask, q.dtype).reshape(n, 1, 1, src)
+            pad = pad.expand(n, h, 1, src).reshape(n * h, 1, src)
+            bias = pad if bias is None else bias + pad
+        out, weights = attend(q, k, v, bias, self.dropout if self.training else 0.0, safe=False)  # (N*H, L, *)
+        out = out.transpose(0, 1).reshape(tgt, n, e)
         out = self.out_proj(out)
         if batched and self.batch_first:
             out = out.transpose(0, 1)
