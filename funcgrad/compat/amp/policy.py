@@ -22,6 +22,8 @@ import threading
 
 import numpy as np
 
+from .._dispatch import cast
+from ..grad_mode import STATE
 from ..tensor import TENSOR_TYPES, Tensor
 
 __all__ = ["LOWER", "FP32", "KEEP", "BANNED", "install", "uninstall", "LOCAL"]
@@ -51,7 +53,8 @@ _BCE_MSG = ("torch.nn.functional.binary_cross_entropy and torch.nn.BCELoss are u
 
 LOCAL = threading.local()  # .active: {device type: numpy dtype} of the enabled regions; .cache: casts of weights
 _LOCK = threading.Lock()
-_INSTALLED = [0, None]  # [regions inside (all threads), [(namespace, name, original)] while installed]
+_INSTALLED = [0, None]  # [regions inside (all threads), True while the wrappers are in place]
+_TABLE = []  # [(namespace, name, original, wrapper)], made at the first install
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 
@@ -61,9 +64,6 @@ def _device_type(t):
 
 
 def _cast_tensor(t, kind, active):
-    from .._dispatch import cast  # noqa: PLC0415
-    from ..grad_mode import STATE  # noqa: PLC0415
-
     npd = t._value.dtype
     if npd.kind != "f" or npd == _F64:  # PyTorch leaves doubles and non-floating tensors alone
         return t
@@ -92,31 +92,47 @@ def _cast_arg(a, kind, active):
     return a
 
 
-def _wrap(fn, kind):
-    def autocast_op(*args, **kwargs):
-        active = getattr(LOCAL, "active", None)
-        if not active:
-            return fn(*args, **kwargs)
-        LOCAL.active = None  # the op's own inner ops run without autocast
-        try:
-            if kind == "banned":
-                if any(type(a) in TENSOR_TYPES and _device_type(a) == "cuda" for a in args) and "cuda" in active:
-                    raise RuntimeError(_BCE_MSG)
-                kind_ = "fp32"
-            else:
-                kind_ = kind
-            dtype_in = next((a._value.dtype for a in args if type(a) in TENSOR_TYPES), None)
-            if kind_ != "keep":
-                args = [_cast_arg(a, kind_, active) for a in args]
-                kwargs = {k: _cast_arg(v, kind_, active) for k, v in kwargs.items()}
-            out = fn(*args, **kwargs)
-            if kind_ == "keep" and type(out) in TENSOR_TYPES and dtype_in is not None and out._value.dtype != dtype_in:
-                from .._dispatch import cast  # noqa: PLC0415
+def _cast_args(args, kwargs, kind, active):
+    return (tuple(_cast_arg(a, kind, active) for a in args),
+            {k: _cast_arg(v, kind, active) for k, v in kwargs.items()} if kwargs else kwargs)
 
-                out = cast(out, dtype_in)
+
+def _wrap(fn, kind):
+    """``fn`` with the policy ``kind`` applied when this thread is in an enabled region."""
+    if kind in ("lower", "fp32"):
+        def autocast_op(*args, **kwargs):
+            active = getattr(LOCAL, "active", None)
+            if not active:
+                return fn(*args, **kwargs)
+            args, kwargs = _cast_args(args, kwargs, kind, active)
+            LOCAL.active = None  # the op's own inner ops run without autocast, as PyTorch's autocast kernels
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                LOCAL.active = active
+    elif kind == "keep":
+        def autocast_op(*args, **kwargs):
+            active = getattr(LOCAL, "active", None)
+            if not active:
+                return fn(*args, **kwargs)
+            LOCAL.active = None
+            try:
+                out = fn(*args, **kwargs)
+            finally:
+                LOCAL.active = active
+            first = args[0] if args else kwargs.get("input")
+            if type(out) in TENSOR_TYPES and type(first) in TENSOR_TYPES and out._value.dtype != first._value.dtype:
+                out = cast(out, first._value.dtype)
             return out
-        finally:
-            LOCAL.active = active
+    else:  # "banned": float32 on the cpu, an error under CUDA autocast
+        fp32 = _wrap(fn, "fp32")
+
+        def autocast_op(*args, **kwargs):
+            active = getattr(LOCAL, "active", None)
+            if active and "cuda" in active and any(type(a) in TENSOR_TYPES and _device_type(a) == "cuda"
+                                                   for a in args):
+                raise RuntimeError(_BCE_MSG)
+            return fp32(*args, **kwargs)
 
     autocast_op.__name__ = getattr(fn, "__name__", "autocast_op")
     autocast_op.__qualname__ = getattr(fn, "__qualname__", autocast_op.__name__)
@@ -159,16 +175,17 @@ def install():
     with _LOCK:
         _INSTALLED[0] += 1
         if _INSTALLED[1] is None:
-            saved = []
-            wrappers = {}
-            for ns, name, kind in _targets():
-                fn = _get(ns, name)
-                w = wrappers.get(id(fn))
-                if w is None:
-                    w = wrappers[id(fn)] = _wrap(fn, kind)
-                saved.append((ns, name, fn))
+            if not _TABLE:
+                wrappers = {}
+                for ns, name, kind in _targets():
+                    fn = _get(ns, name)
+                    w = wrappers.get(id(fn))
+                    if w is None:
+                        w = wrappers[id(fn)] = _wrap(fn, kind)
+                    _TABLE.append((ns, name, fn, w))
+            for ns, name, _, w in _TABLE:
                 _set(ns, name, w)
-            _INSTALLED[1] = saved
+            _INSTALLED[1] = True
 
 
 def uninstall():
@@ -176,7 +193,7 @@ def uninstall():
     with _LOCK:
         _INSTALLED[0] -= 1
         if _INSTALLED[0] == 0 and _INSTALLED[1] is not None:
-            for ns, name, fn in reversed(_INSTALLED[1]):
+            for ns, name, fn, _ in _TABLE:
                 _set(ns, name, fn)
             _INSTALLED[1] = None
 
