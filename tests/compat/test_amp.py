@@ -97,7 +97,19 @@ def test_policy_dtypes():
         assert (i @ i.T).dtype == torch.int64
         bn = nn.BatchNorm1d(3)
         assert bn(h).dtype == torch.float16 and bn.running_mean.dtype == torch.float32
+        # statistics in float32 (of the float16 input's values)
+        np.testing.assert_allclose(bn.running_mean.numpy(), 0.1 * h.numpy().astype(np.float32).mean(0), rtol=1e-6)
     assert (x @ w.T).dtype == torch.float32
+
+
+def test_cache_disabled_region_still_differentiates():
+    lin = nn.Linear(3, 2)
+    with torch.autocast(cache_enabled=False, **AC):
+        assert not torch.is_autocast_cache_enabled()
+        out = lin(torch.ones(1, 3)) * 2 + lin(torch.ones(1, 3))
+    assert torch.is_autocast_cache_enabled()
+    out.float().sum().backward()
+    np.testing.assert_allclose(lin.weight.grad.numpy(), np.full((2, 3), 3.0))
 
 
 def test_multihead_attention_projections_run_in_float16():

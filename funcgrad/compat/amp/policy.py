@@ -40,7 +40,8 @@ FP32 = ("acos", "arccos", "asin", "arcsin", "cosh", "erfinv", "exp", "expm1", "l
         "hinge_embedding_loss", "kl_div", "l1_loss", "smooth_l1_loss", "huber_loss", "mse_loss",
         "margin_ranking_loss", "multilabel_margin_loss", "soft_margin_loss", "triplet_margin_loss",
         "multi_margin_loss", "binary_cross_entropy_with_logits", "cross_entropy")
-# ops whose result has the input's dtype (cudnn's batch norm: float32 statistics and affine, input-typed output)
+# ops computed in float32 whose result has the input's dtype (cudnn's batch norm: float32 statistics and
+# affine, an input-typed output)
 KEEP = ("batch_norm",)
 # float32 on the cpu; an error under CUDA autocast, as in PyTorch
 BANNED = ("binary_cross_entropy",)
@@ -115,12 +116,13 @@ def _wrap(fn, kind):
             active = getattr(LOCAL, "active", None)
             if not active:
                 return fn(*args, **kwargs)
+            first = args[0] if args else kwargs.get("input")
+            args, kwargs = _cast_args(args, kwargs, "fp32", active)  # statistics in float32
             LOCAL.active = None
             try:
                 out = fn(*args, **kwargs)
             finally:
                 LOCAL.active = active
-            first = args[0] if args else kwargs.get("input")
             if type(out) in TENSOR_TYPES and type(first) in TENSOR_TYPES and out._value.dtype != first._value.dtype:
                 out = cast(out, first._value.dtype)
             return out
