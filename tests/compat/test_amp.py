@@ -359,3 +359,19 @@ def test_launcher_imports_cuda_amp(tmp_path):
     """)
     assert r.returncode == 0, r.stderr
     assert "ok True True" in r.stdout
+
+
+def test_grad_scaler_on_the_standin_device():
+    model = nn.Linear(3, 2).to("standin")
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    scaler = torch.amp.GradScaler("standin", init_scale=64.0, growth_interval=2)
+    x = torch.randn(4, 3).to("standin")
+    w0 = model.weight.detach().cpu()
+    assert _scaled_step(scaler, opt, model, x, bad=True) is None
+    scaler.update()
+    assert torch.equal(model.weight.cpu(), w0) and scaler.get_scale() == 32.0
+    for _ in range(2):
+        _scaled_step(scaler, opt, model, x)
+        scaler.update()
+    assert scaler.get_scale() == 64.0 and not torch.equal(model.weight.cpu(), w0)
+    assert model.weight.grad.device.type == "standin"
