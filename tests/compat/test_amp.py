@@ -375,3 +375,10 @@ def test_grad_scaler_on_the_standin_device():
         scaler.update()
     assert scaler.get_scale() == 64.0 and not torch.equal(model.weight.cpu(), w0)
     assert model.weight.grad.device.type == "standin"
+
+
+def test_cpu_region_leaves_other_devices_alone():
+    x = torch.randn(2, 3)
+    s = x.to("standin")
+    with torch.autocast(**AC):
+        assert (s @ s.T).dtype == torch.float32 and (x @ x.T).dtype == torch.float16
