@@ -17,7 +17,6 @@ __all__ = ["autocast", "is_autocast_available", "is_autocast_enabled", "get_auto
 DEVICE_TYPES = ("cpu", "cuda")
 _DEFAULT = {"cpu": dtypes.bfloat16, "cuda": dtypes.float16}
 _SUPPORTED = {"cpu": "torch.bfloat16, torch.float16", "cuda": "torch.float16, torch.bfloat16"}
-_DEPTH = "depth"  # LOCAL.depth: nesting of autocast regions (enabled or not) in this thread
 
 
 def _state():
@@ -130,7 +129,7 @@ class autocast:
         st[self.device] = [self._enabled, self.fast_dtype]
         if self._cache_enabled is not None:
             loc.cache_enabled = bool(self._cache_enabled)
-        depth = getattr(loc, _DEPTH, 0)
+        depth = getattr(loc, "depth", 0)  # nesting of regions (enabled or not) in this thread
         loc.depth = depth + 1
         if depth == 0:
             loc.cache = {} if loc.cache_enabled else None

@@ -76,7 +76,7 @@ def _cast_tensor(t, kind, active):
     if npd == target:
         return t
     cache = getattr(LOCAL, "cache", None)
-    if kind == "lower" and cache is not None and t.grad_fn is None and t._req and STATE.enabled:
+    if kind == "lower" and cache is not None and LOCAL.cache_enabled and t.grad_fn is None and t._req and STATE.enabled:
         hit = cache.get(id(t))  # a weight cast once per region (PyTorch's autocast cache)
         if hit is None or hit[0] is not t:
             hit = cache[id(t)] = (t, cast(t, target))
