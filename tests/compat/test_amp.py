@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import threading
+import types
 import warnings
 
 import numpy as np
@@ -382,3 +383,70 @@ def test_cpu_region_leaves_other_devices_alone():
     s = x.to("standin")
     with torch.autocast(**AC):
         assert (s @ s.T).dtype == torch.float32 and (x @ x.T).dtype == torch.float16
+
+
+_SEEN = []
+
+
+class _Square(torch.autograd.Function):
+    @staticmethod
+    @torch.amp.custom_fwd(device_type="cpu", cast_inputs=torch.float32)
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        _SEEN.append(("forward", torch.is_autocast_enabled("cpu"), x.dtype))
+        return x @ w
+
+    @staticmethod
+    @torch.amp.custom_bwd(device_type="cpu")
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        _SEEN.append(("backward", torch.is_autocast_enabled("cpu"), g.dtype))
+        return g @ w.T, x.T @ g
+
+
+def test_custom_fwd_casts_inputs_and_runs_without_autocast():
+    x = torch.randn(2, 3).half()
+    w = torch.randn(3, 2, requires_grad=True)
+    with torch.autocast(**AC):
+        out = _Square.apply(x, w)
+    assert out.dtype == torch.float32
+    out.sum().backward()
+    # forward: inputs cast to float32, autocast off; backward: the forward's state (off)
+    assert _SEEN[-2:] == [("forward", False, torch.float32), ("backward", False, torch.float32)]
+    assert w.grad.dtype == torch.float32
+    np.testing.assert_allclose(w.grad.numpy(), (x.float().T @ torch.ones(2, 2)).numpy(), rtol=1e-6)
+    outside = _Square.apply(x.float(), w)
+    assert outside.dtype == torch.float32
+    with pytest.raises(ValueError, match="device_type"):
+        torch.amp.custom_fwd(device_type=None)
+
+
+@no_cuda
+def test_cuda_custom_fwd_alias_warns():
+    with pytest.warns(FutureWarning, match="torch.cuda.amp.custom_fwd"):
+        f = torch.cuda.amp.custom_fwd(lambda ctx, x: x)
+    ctx = types.SimpleNamespace()
+    assert f(ctx, 1) == 1 and ctx._fwd_used_autocast is False
+
+
+class _Twice(torch.autograd.Function):
+    @staticmethod
+    @torch.amp.custom_fwd(device_type="cpu")
+    def forward(ctx, x):
+        _SEEN.append(("forward", torch.is_autocast_enabled("cpu"), x.dtype))
+        return x * 2
+
+    @staticmethod
+    @torch.amp.custom_bwd(device_type="cpu")
+    def backward(ctx, g):
+        _SEEN.append(("backward", torch.is_autocast_enabled("cpu"), g.dtype))
+        return g * 2
+
+
+def test_custom_bwd_runs_in_the_forward_autocast_state():
+    x = torch.randn(3, requires_grad=True)
+    with torch.autocast(**AC):
+        y = _Twice.apply(x)
+    y.sum().backward()  # outside the region: backward still runs with autocast on, as its forward did
+    assert _SEEN[-2:] == [("forward", True, torch.float32), ("backward", True, torch.float32)]
+    assert x.grad.tolist() == [2.0, 2.0, 2.0]

@@ -7,10 +7,11 @@ from .autocast_mode import (  # noqa: F401
     is_autocast_available, is_autocast_cache_enabled, is_autocast_cpu_enabled, is_autocast_enabled,
     set_autocast_cache_enabled, set_autocast_dtype,
 )
+from .custom import custom_bwd, custom_fwd  # noqa: F401
 from .grad_scaler import GradScaler  # noqa: F401
 from . import legacy as _legacy
 
 cuda_amp = _legacy.cuda_amp  # torch.cuda.amp
 cpu_amp = _legacy.cpu_amp  # torch.cpu.amp
 
-__all__ = ["autocast", "GradScaler", "is_autocast_available"]
+__all__ = ["autocast", "GradScaler", "is_autocast_available", "custom_fwd", "custom_bwd"]

@@ -7,7 +7,7 @@ import types
 import warnings
 
 from .. import dtypes
-from . import autocast_mode, grad_scaler
+from . import autocast_mode, custom, grad_scaler
 
 
 def _deprecated(old, device):
@@ -49,6 +49,23 @@ class _CpuGradScaler(grad_scaler.GradScaler):
         super().__init__("cpu", init_scale, growth_factor, backoff_factor, growth_interval, enabled)
 
 
+def _cuda_custom_fwd(fwd=None, *, cast_inputs=None):
+    """``torch.cuda.amp.custom_fwd`` (deprecated): ``torch.amp.custom_fwd(device_type='cuda')``."""
+    warnings.warn("`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use "
+                  "`torch.amp.custom_fwd(args..., device_type='cuda')` instead.", FutureWarning, stacklevel=2)
+    return custom.custom_fwd(fwd, device_type="cuda", cast_inputs=cast_inputs)
+
+
+def _cuda_custom_bwd(bwd):
+    """``torch.cuda.amp.custom_bwd`` (deprecated): ``torch.amp.custom_bwd(device_type='cuda')``."""
+    warnings.warn("`torch.cuda.amp.custom_bwd(args...)` is deprecated. Please use "
+                  "`torch.amp.custom_bwd(args..., device_type='cuda')` instead.", FutureWarning, stacklevel=2)
+    return custom.custom_bwd(bwd, device_type="cuda")
+
+
+_cuda_custom_fwd.__name__ = "custom_fwd"
+_cuda_custom_bwd.__name__ = "custom_bwd"
+
 for _cls, _name in ((_CudaAutocast, "autocast"), (_CpuAutocast, "autocast"), (_CudaGradScaler, "GradScaler"),
                     (_CpuGradScaler, "GradScaler")):
     _cls.__name__ = _cls.__qualname__ = _name
@@ -62,7 +79,8 @@ def _module(name, doc, **attrs):
 
 
 cuda_amp = _module("torch.cuda.amp", "torch.cuda.amp (deprecated: torch.amp with device_type 'cuda').",
-                   autocast=_CudaAutocast, GradScaler=_CudaGradScaler)
+                   autocast=_CudaAutocast, GradScaler=_CudaGradScaler, custom_fwd=_cuda_custom_fwd,
+                   custom_bwd=_cuda_custom_bwd)
 cpu_amp = _module("torch.cpu.amp", "torch.cpu.amp (deprecated: torch.amp with device_type 'cpu').",
                   autocast=_CpuAutocast, GradScaler=_CpuGradScaler)
 cpu = _module("torch.cpu", "torch.cpu: the host device.", amp=cpu_amp, is_available=lambda: True,
