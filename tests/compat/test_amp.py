@@ -356,10 +356,16 @@ def test_launcher_imports_cuda_amp(tmp_path):
         scaler.scale(loss).backward()
         scaler.step(opt)
         scaler.update()
-        print("ok", G2 is torch.amp.GradScaler, torch.cpu.amp.autocast is not None)
+        cpu_scaler = G2("cpu")
+        with torch.autocast(device_type="cpu", dtype=torch.float16):
+            out = model(torch.ones(2, 3))
+        cpu_scaler.scale(out.float().sum()).backward()
+        cpu_scaler.step(opt)
+        cpu_scaler.update()
+        print("ok", G2 is torch.amp.GradScaler, torch.cpu.amp.autocast is not None, out.dtype)
     """)
     assert r.returncode == 0, r.stderr
-    assert "ok True True" in r.stdout
+    assert "ok True True torch.float16" in r.stdout
 
 
 def test_grad_scaler_on_the_standin_device():
