@@ -117,7 +117,7 @@ def test_multihead_attention_projections_run_in_float16():
     mha = nn.MultiheadAttention(8, 2, batch_first=True)
     q = torch.randn(2, 5, 8)
     with torch.autocast(**AC):
-        out, attn = mha(q, q, q)
+        out, _ = mha(q, q, q)
     assert out.dtype == torch.float16
     ref, _ = mha(q, q, q)
     np.testing.assert_allclose(out.float().detach().numpy(), ref.detach().numpy(), atol=1e-2)
