@@ -37,6 +37,13 @@ from .serialization import load, save  # noqa: E402,F401
 from .sampling import multinomial  # noqa: E402,F401
 from . import _layout, backends, distributions, jit, onnx, version  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
 from .jit import compile  # noqa: E402,F401
+from . import amp  # noqa: E402,F401
+from .amp import (  # noqa: E402,F401
+    autocast, clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype,
+    is_autocast_available, is_autocast_cache_enabled, is_autocast_cpu_enabled, is_autocast_enabled,
+    set_autocast_cache_enabled, set_autocast_dtype,
+)
+from .amp.legacy import cpu  # noqa: E402,F401  (torch.cpu, with torch.cpu.amp)
 from .settings import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled, get_float32_matmul_precision, is_deterministic_algorithms_warn_only_enabled,
     set_float32_matmul_precision, use_deterministic_algorithms,
@@ -168,3 +175,5 @@ class _Cuda:
 
 
 cuda = _Cuda()
+cuda.amp = amp.cuda_amp  # torch.cuda.amp (deprecated aliases of torch.amp)
+cuda.__path__ = []  # ``from torch.cuda.amp import ...`` under the launcher: torch.cuda is a package there

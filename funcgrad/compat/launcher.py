@@ -23,7 +23,7 @@ TARGET = "funcgrad.compat"
 ALIASES = {"torch": TARGET, "torchvision": TARGET + ".vision"}  # top-level name -> the module it resolves to
 DOCS = {"torch": "docs/compat-nn.md, 'Running PyTorch scripts'", "torchvision": "docs/compat-vision.md"}
 NOT_PROVIDED = ("torchaudio", "torchtext")
-NAMESPACES = ("torch.cuda",)
+NAMESPACES = ("torch.cuda", "torch.cuda.amp", "torch.cpu", "torch.cpu.amp")
 
 
 class _AliasLoader(importlib.abc.Loader):
@@ -49,14 +49,16 @@ class TorchAliasFinder(importlib.abc.MetaPathFinder):
         if top not in ALIASES:
             return None
         real = ALIASES[top] + fullname[len(top):]
+        if fullname in NAMESPACES:  # an object in funcgrad.compat, a module in PyTorch
+            module = importlib.import_module(TARGET)
+            for part in fullname.split(".")[1:]:
+                module = getattr(module, part)
+            return importlib.util.spec_from_loader(fullname, _AliasLoader(module))
         try:
             module = importlib.import_module(real)
         except ModuleNotFoundError as e:
             if e.name != real:
                 raise
-            if fullname in NAMESPACES:  # an object in funcgrad.compat, a module in PyTorch
-                module = getattr(importlib.import_module(TARGET), fullname.partition(".")[2])
-                return importlib.util.spec_from_loader(fullname, _AliasLoader(module))
             raise ModuleNotFoundError(f"No module named {fullname!r}: funcgrad.compat does not provide it "
                                       f"(see {DOCS[top]})", name=fullname) from None
         return importlib.util.spec_from_loader(fullname, _AliasLoader(module),
