@@ -52,6 +52,8 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     d = _dim(dim, input._value.ndim)
+    if n == 0:  # the input itself, without prepend/append (PyTorch's and numpy's)
+        return input
     parts = []
     for extra in (prepend, input, append):
         if extra is None:
