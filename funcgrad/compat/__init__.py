@@ -34,7 +34,7 @@ from .tensor import Size, Tensor  # noqa: F401
 from . import autograd  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import nn, optim, utils  # noqa: E402,F401
-from . import fft  # noqa: E402,F401
+from . import fft, func  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from .sampling import multinomial  # noqa: E402,F401
 from . import _layout, backends, distributions, jit, onnx, version  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
