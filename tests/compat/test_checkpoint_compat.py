@@ -155,3 +155,22 @@ def test_checkpoint_sequential(segments):
         np.testing.assert_allclose(p.grad.numpy(), a, rtol=1e-5, atol=1e-7)
     with pytest.warns(UserWarning, match="checkpoint_sequential: the use_reentrant"):
         checkpoint_sequential(list(model), segments, x)
+
+
+def test_context_fn_enters_forward_and_recompute_contexts():
+    import contextlib
+
+    seen = []
+
+    @contextlib.contextmanager
+    def mark(tag):
+        seen.append(tag)
+        yield
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = checkpoint(lambda t: (t * t).sum(), x, use_reentrant=False,
+                   context_fn=lambda: (mark("forward"), mark("recompute")))
+    assert seen == ["forward"]
+    y.backward()
+    assert seen == ["forward", "recompute"]
+    np.testing.assert_allclose(x.grad.numpy(), [2.0, 4.0])

@@ -90,8 +90,8 @@ def _boundary(outs, start, leaves):
     return found
 
 
-def _run(fn, args, kwargs, rng_state, detach=True):
-    """fn on (detached leaves of) args, under grad mode and (if given) the saved random state."""
+def _run(fn, args, kwargs, rng_state, detach=True, ctx=None):
+    """fn on (detached leaves of) args, under grad mode, ``ctx`` and (if given) the saved random state."""
     leaves = _leaf_inputs(args) if detach else list(args)
     saved = None
     if rng_state is not None:
@@ -101,7 +101,11 @@ def _run(fn, args, kwargs, rng_state, detach=True):
     STATE.enabled = True
     start = next(_SEQ)
     try:
-        out = fn(*leaves, **kwargs)
+        if ctx is None:
+            out = fn(*leaves, **kwargs)
+        else:
+            with ctx:
+                out = fn(*leaves, **kwargs)
     finally:
         STATE.enabled = prev
         if saved is not None:
@@ -133,9 +137,10 @@ class CheckpointNode(Node):
                     "one of the variables needed for gradient computation has been modified by an inplace "
                     f"operation: [torch.{t.dtype.legacy} {list(t.shape)}] (input {i} of checkpoint) is at version "
                     f"{t._version}; expected version {v} instead.")
-        _, outs, bound = _run(self.fn, self.inputs, self.kwargs, self.rng_state, detach=not create_graph)
+        _, outs, bound = _run(self.fn, self.inputs, self.kwargs, self.rng_state, detach=not create_graph,
+                                ctx=self.recompute_ctx)
         if release:
-            self.inputs = self.kwargs = self.rng_state = None
+            self.inputs = self.kwargs = self.rng_state = self.recompute_ctx = None
         extra = [k for k in bound if k not in self.keys]
         if extra:
             raise RuntimeError("torch.utils.checkpoint: the recomputed function used tensors requiring grad that "
@@ -184,7 +189,8 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
         finally:
             STATE.enabled = prev
     rng_state = creation.get_rng_state() if preserve_rng_state else None
-    out, outs, bound = _run(function, args, kwargs, None)
+    forward_ctx, recompute_ctx = context_fn() if context_fn is not None else (None, None)
+    out, outs, bound = _run(function, args, kwargs, None, ctx=forward_ctx)
     if not bound:  # nothing inside requires grad: nothing to recompute
         return out
     node = object.__new__(CheckpointNode)
@@ -194,6 +200,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     node.kwargs = kwargs
     node.versions = tuple((a, a._version) for a in args if isinstance(a, Tensor))
     node.rng_state = rng_state
+    node.recompute_ctx = recompute_ctx
     node.keys = list(bound)
     node.edges = [edge_of(args[k[1]]) if isinstance(k[0], str) else bound[k] for k in node.keys]
     node.saved_any = True
