@@ -174,3 +174,24 @@ def test_context_fn_enters_forward_and_recompute_contexts():
     y.backward()
     assert seen == ["forward", "recompute"]
     np.testing.assert_allclose(x.grad.numpy(), [2.0, 4.0])
+
+
+def test_intermediates_are_not_kept():
+    import gc
+    import weakref
+
+    refs = []
+
+    def f(t):
+        h = torch.exp(t) * 2
+        refs.append(weakref.ref(h))
+        return torch.sin(h).sum()
+
+    x = torch.randn(50, requires_grad=True)
+    y = checkpoint(f, x, use_reentrant=False)
+    gc.collect()
+    assert refs[0]() is None  # the first run's intermediates are gone; only the inputs are saved
+    y.backward()
+    h = np.exp(x.detach().numpy()) * 2
+    np.testing.assert_allclose(x.grad.numpy(), np.cos(h) * h, rtol=1e-5)
+    assert len(refs) == 2  # recomputed once in backward
