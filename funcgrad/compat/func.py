@@ -365,15 +365,24 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
     elif not isinstance(args, tuple):
         args = (args,)
     kwargs = kwargs or {}
-    names = dict(module.named_parameters(remove_duplicate=False)) if _has_remove_dup(module) else \
-        dict(module.named_parameters())
-    names.update(dict(module.named_buffers()))
+    names = dict(module.named_parameters(remove_duplicate=False))
+    names.update(dict(module.named_buffers(remove_duplicate=False)))
     if strict:
         missing = sorted(set(names) - set(dicts))
         unexpected = sorted(set(dicts) - set(names))
         if missing or unexpected:
             raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}:\n\tUnexpected key(s): "
                                f"{', '.join(map(repr, unexpected))}.\n\tMissing key(s): {', '.join(map(repr, missing))}.")
+    if tie_weights:  # a tensor registered under several names: replacing one name replaces them all
+        by_id = {}
+        for n, t in names.items():
+            by_id.setdefault(id(t), []).append(n)
+        tied = {}
+        for name, value in dicts.items():
+            for other in by_id.get(id(names.get(name)), ()):
+                if other != name and other not in dicts:
+                    tied[other] = value
+        dicts = {**dicts, **tied}
     saved = []
     try:
         for name, value in dicts.items():
@@ -401,11 +410,3 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
 
 _MISSING = object()
 
-
-def _has_remove_dup(module):
-    import inspect  # noqa: PLC0415
-
-    try:
-        return "remove_duplicate" in inspect.signature(module.named_parameters).parameters
-    except (TypeError, ValueError):
-        return False

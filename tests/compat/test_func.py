@@ -145,3 +145,22 @@ def test_functional_call():
     out = func.functional_call(bn, {"running_mean": torch.ones(2)}, (torch.zeros(4, 2),))
     np.testing.assert_allclose(_np(out), -np.ones((4, 2)) / np.sqrt(1 + 1e-5), rtol=1e-5)
     assert _np(bn.running_mean).tolist() == [0.0, 0.0]
+
+
+def test_functional_call_tied_weights():
+    class Tied(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = torch.nn.Linear(2, 2, bias=False)
+            self.b = torch.nn.Linear(2, 2, bias=False)
+            self.b.weight = self.a.weight
+
+        def forward(self, x):
+            return self.b(self.a(x))
+
+    m = Tied()
+    x = torch.tensor([[1.0, 2.0]])
+    w = torch.eye(2) * 2
+    np.testing.assert_allclose(_np(func.functional_call(m, {"a.weight": w}, (x,))), [[4.0, 8.0]])
+    untied = func.functional_call(m, {"a.weight": w}, (x,), tie_weights=False)
+    np.testing.assert_allclose(_np(untied), _np(m.b(x * 2)), rtol=1e-6)
