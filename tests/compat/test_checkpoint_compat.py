@@ -195,3 +195,11 @@ def test_intermediates_are_not_kept():
     h = np.exp(x.detach().numpy()) * 2
     np.testing.assert_allclose(x.grad.numpy(), np.cos(h) * h, rtol=1e-5)
     assert len(refs) == 2  # recomputed once in backward
+
+
+def test_structured_outputs():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    out = checkpoint(lambda t: {"a": t * 3, "b": [t.exp(), 7]}, x, use_reentrant=False)
+    assert out["b"][1] == 7 and out["a"].grad_fn.name() == "CheckpointFunctionBackward"
+    (out["a"].sum() + out["b"][0].sum()).backward()
+    np.testing.assert_allclose(x.grad.numpy(), 3 + np.exp([1.0, 2.0]), rtol=1e-6)

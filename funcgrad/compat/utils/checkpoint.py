@@ -23,6 +23,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import optree
 
 from .. import creation
 from ..grad_mode import STATE
@@ -110,7 +111,7 @@ def _run(fn, args, kwargs, rng_state, detach=True, ctx=None):
         STATE.enabled = prev
         if saved is not None:
             creation.set_rng_state(saved)
-    outs = out if isinstance(out, tuple) else (out,)
+    outs = optree.tree_leaves(out)  # tensors anywhere in tuples, lists, dicts
     return out, outs, _boundary(outs, start, leaves)
 
 
@@ -220,7 +221,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     node.out_metas = metas
     node.shape, node.dtype = metas[0]
     node.outs = [_Aval(*m) for m in metas] if len(outs) > 1 else None
-    return tuple(res) if isinstance(out, tuple) else res[0]
+    return optree.tree_unflatten(optree.tree_structure(out), res)
 
 
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
