@@ -52,8 +52,8 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     d = _dim(dim, input._value.ndim)
-    if n == 0:  # the input itself, without prepend/append (PyTorch's and numpy's)
-        return input
+    if n == 0:  # a copy of the input, without prepend/append (PyTorch's and numpy's)
+        return input.clone()
     parts = []
     for extra in (prepend, input, append):
         if extra is None:
@@ -88,6 +88,8 @@ def logcumsumexp(input, dim):
         return x.clone()
     d = _dim(dim, x._value.ndim)
     n = x._value.shape[d]
+    if n <= 1:
+        return x.clone()
     k = 1
     while k < n:  # Hillis-Steele: after the step for k, each entry holds logsumexp of its last 2k inputs
         head = _along(x, d, 0, k)
