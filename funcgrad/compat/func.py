@@ -81,7 +81,7 @@ def _keeps_graph(outs, start, fresh):
     from .utils.checkpoint import _boundary  # noqa: PLC0415
 
     fresh_ids = {id(f) for f in fresh}
-    for key, e in _boundary(outs, start, []).items():
+    for e in _boundary(outs, start, []).values():
         n = e[0]
         if not (hasattr(n, "variable") and id(n.variable) in fresh_ids):
             return True

@@ -70,6 +70,7 @@ def test_vjp_and_jvp():
     with pytest.raises(RuntimeError, match="shape"):
         fn(torch.ones(2))
     out, fn, aux = func.vjp(lambda a, b: (a * b, a.sum()), x, torch.ones(3), has_aux=True)
+    assert float(aux) == pytest.approx(X0.sum())
     ga, gb = fn(torch.ones(3))
     np.testing.assert_allclose(_np(ga), np.ones(3))
     np.testing.assert_allclose(_np(gb), X0)
