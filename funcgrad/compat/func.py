@@ -307,16 +307,18 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             specs.append((leaves, td, dl))
         if size is None:
             raise ValueError("vmap: at least one input must be a Tensor mapped over a dimension (in_dims all None)")
-        state = creation.get_rng_state()
+        from .utils.checkpoint import get_rng, set_rng  # noqa: PLC0415
+
+        state = get_rng()
         results = []
         for b in range(size):
             if randomness == "same":
-                creation.set_rng_state(state)
+                set_rng(state)
             call = [optree.tree_unflatten(td, [t.select(d, b) if d is not None else t for t, d in zip(lv, dl)])
                     for lv, td, dl in specs]
-            before = creation.get_rng_state() if randomness == "error" else None
+            before = get_rng() if randomness == "error" else None
             results.append(func(*call, **kwargs))
-            if before is not None and _rng_changed(before, creation.get_rng_state()):
+            if before is not None and before != get_rng():
                 raise RuntimeError("vmap: called random operation while in randomness error mode. Please either use "
                                    "the 'same' or 'different' randomness flags on vmap or perform the randomness "
                                    "operation out of vmap")
@@ -337,15 +339,6 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 stacked.append(FUNCS["stack"](col, _bdim(od_k, col[0].dim() + 1, "out_dim")))
         return optree.tree_unflatten(od, stacked)
     return wrapper
-
-
-def _rng_changed(a, b):
-    import numpy as np  # noqa: PLC0415
-
-    try:
-        return not np.array_equal(np.asarray(a), np.asarray(b))
-    except Exception:  # noqa: BLE001  (a state that is not array-like: compare as objects)
-        return a != b
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):

@@ -44,6 +44,15 @@ _NOT_EXPLICIT_SEQ = (
     "more details on the differences between the two variants.")
 
 
+def get_rng():
+    """The default generator's state (a dict: cheaper than get_rng_state's serialised tensor)."""
+    return creation.default_generator.rng.bit_generator.state
+
+
+def set_rng(state):
+    creation.default_generator.rng.bit_generator.state = state
+
+
 def _leaf_inputs(args):
     """Detached copies of the tensor arguments (same storage), requiring grad where the originals do."""
     out = []
@@ -96,8 +105,8 @@ def _run(fn, args, kwargs, rng_state, detach=True, ctx=None):
     leaves = _leaf_inputs(args) if detach else list(args)
     saved = None
     if rng_state is not None:
-        saved = creation.get_rng_state()
-        creation.set_rng_state(rng_state)
+        saved = get_rng()
+        set_rng(rng_state)
     prev = STATE.enabled
     STATE.enabled = True
     start = next(_SEQ)
@@ -110,7 +119,7 @@ def _run(fn, args, kwargs, rng_state, detach=True, ctx=None):
     finally:
         STATE.enabled = prev
         if saved is not None:
-            creation.set_rng_state(saved)
+            set_rng(saved)
     outs = optree.tree_leaves(out)  # tensors anywhere in tuples, lists, dicts
     return out, outs, _boundary(outs, start, leaves)
 
@@ -189,7 +198,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
             return function(*args, **kwargs)
         finally:
             STATE.enabled = prev
-    rng_state = creation.get_rng_state() if preserve_rng_state else None
+    rng = get_rng() if preserve_rng_state else None
     forward_ctx, recompute_ctx = context_fn() if context_fn is not None else (None, None)
     out, outs, bound = _run(function, args, kwargs, None, ctx=forward_ctx)
     if not bound:  # nothing inside requires grad: nothing to recompute
@@ -200,7 +209,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     node.inputs = tuple(args)
     node.kwargs = kwargs
     node.versions = tuple((a, a._version) for a in args if isinstance(a, Tensor))
-    node.rng_state = rng_state
+    node.rng_state = rng
     node.recompute_ctx = recompute_ctx
     node.keys = list(bound)
     node.edges = [edge_of(args[k[1]]) if isinstance(k[0], str) else bound[k] for k in node.keys]
