@@ -165,3 +165,24 @@ def test_functional_call_tied_weights():
     np.testing.assert_allclose(_np(func.functional_call(m, {"a.weight": w}, (x,))), [[4.0, 8.0]])
     untied = func.functional_call(m, {"a.weight": w}, (x,), tie_weights=False)
     np.testing.assert_allclose(_np(untied), _np(m.b(x * 2)), rtol=1e-6)
+
+
+def test_per_sample_gradients_idiom():
+    """PyTorch's per-sample-gradients tutorial: vmap(grad(loss over functional_call)) == one backward per sample."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 3))
+    data = torch.linspace(-2, 2, 20).reshape(5, 4)
+    targets = torch.tensor([0, 1, 2, 1, 0])
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    buffers = {k: v.detach() for k, v in model.named_buffers()}
+
+    def compute_loss(p, b, sample, target):
+        pred = func.functional_call(model, (p, b), (sample.unsqueeze(0),))
+        return torch.nn.functional.cross_entropy(pred, target.unsqueeze(0))
+
+    per = func.vmap(func.grad(compute_loss), in_dims=(None, None, 0, 0))(params, buffers, data, targets)
+    for i in range(5):
+        model.zero_grad()
+        torch.nn.functional.cross_entropy(model(data[i:i + 1]), targets[i:i + 1]).backward()
+        for k, p in model.named_parameters():
+            np.testing.assert_allclose(_np(per[k][i]), _np(p.grad), rtol=1e-5, atol=1e-7)
