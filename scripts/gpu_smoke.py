@@ -53,6 +53,16 @@ def compat_losses(device, steps=20):
     return np.array(losses)
 
 
+def seconds_per_call(run, reps, warmup=3):
+    """Mean wall time of ``run()`` (which ends by reading a value back, so device work is finished)."""
+    for _ in range(warmup):
+        run()
+    t = time.perf_counter()
+    for _ in range(reps):
+        run()
+    return (time.perf_counter() - t) / reps
+
+
 def mlp_step_time(device, reps=20):
     import funcgrad as fg
     import funcgrad.numpy as fnp
@@ -79,12 +89,7 @@ def mlp_step_time(device, reps=20):
         v, g = step(params)
         return float(v)
 
-    for _ in range(3):
-        run()
-    t = time.perf_counter()
-    for _ in range(reps):
-        run()
-    return (time.perf_counter() - t) / reps
+    return seconds_per_call(run, reps)
 
 
 def torch_mlp_step_time(reps=20):
@@ -106,12 +111,7 @@ def torch_mlp_step_time(reps=20):
         loss.backward()
         return loss.item()
 
-    for _ in range(3):
-        run()
-    t = time.perf_counter()
-    for _ in range(reps):
-        run()
-    return (time.perf_counter() - t) / reps
+    return seconds_per_call(run, reps)
 
 
 def main():

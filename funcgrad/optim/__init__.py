@@ -9,5 +9,8 @@
 from . import schedules
 from .optimizers import *  # noqa: F401,F403
 from .optimizers import __all__ as _opt
+from .adam_variants import *  # noqa: F401,F403
+from .adam_variants import __all__ as _variants
+from .averaged import asgd  # noqa: F401
 
-__all__ = ["schedules"] + _opt
+__all__ = ["schedules"] + _opt + _variants + ["asgd"]

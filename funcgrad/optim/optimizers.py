@@ -124,12 +124,16 @@ class AdamState(NamedTuple):
     max_exp_avg_sq: Any
 
 
-def _adam(lr, b1, b2, eps, weight_decay, amsgrad, decoupled, maximize, fname):
+def _check_betas_eps(b1, b2, eps, fname):
     for name, v in (("beta1", b1), ("beta2", b2)):
         if not 0.0 <= v < 1.0:
             raise ValueError(f"{fname}: invalid {name} parameter {v} (must be in [0, 1))")
     if eps < 0:
         raise ValueError(f"{fname}: invalid epsilon {eps}")
+
+
+def _adam(lr, b1, b2, eps, weight_decay, amsgrad, decoupled, maximize, fname):
+    _check_betas_eps(b1, b2, eps, fname)
 
     def init(params):
         return AdamState(0, _zeros(params), _zeros(params), _zeros(params) if amsgrad else None)

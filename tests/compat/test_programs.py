@@ -31,13 +31,20 @@ PROGRAMS = os.path.join(HERE, "programs")
 ONE_THREAD = {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
 
 
+# A Python with the real torch (and torchvision): set it to run the same programs, with the same data
+# and the same checks, under PyTorch instead of the launcher (a comparison; never needed by the suite)
+REFERENCE_PYTHON = os.environ.get("FUNCGRAD_PROGRAMS_REFERENCE_PYTHON")
+
+
 def run(program, *args, cwd, timeout=180):
     """Run programs/PROGRAM through the launcher in ``cwd``; its stdout (the test fails on a non-zero exit)."""
     os.makedirs(cwd, exist_ok=True)
     env = {**ONE_THREAD, **os.environ, "PYTHONPATH": ROOT}
-    r = subprocess.run([sys.executable, "-m", "funcgrad.compat", os.path.join(PROGRAMS, program), *map(str, args)],
+    launcher = [REFERENCE_PYTHON] if REFERENCE_PYTHON else [sys.executable, "-m", "funcgrad.compat"]
+    r = subprocess.run([*launcher, os.path.join(PROGRAMS, program), *map(str, args)],
                        capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
     assert r.returncode == 0, f"{program} exited {r.returncode}\n--- stdout\n{r.stdout}\n--- stderr\n{r.stderr}"
+    print(f"$ {program} {' '.join(map(str, args))}\n{r.stdout}")  # shown with pytest -s or on failure
     return r.stdout
 
 
@@ -231,7 +238,8 @@ def test_siamese_network_on_resnet18(tmp_path):
     out = run("siamese_network/main.py", "--epochs", 1, "--batch-size", 8, "--dry-run", "--save-model",
               cwd=tmp_path / "work")
     loss = numbers(r"Loss: (\S+)", out)
-    assert len(loss) == 1 and abs(loss[0] - math.log(2)) < 0.3, out  # one step from a near-even start
+    # one step from a random start: BCE of the sigmoid head; seeds 1-6 gave 0.67-1.30 under PyTorch and 0.67-1.23 here
+    assert len(loss) == 1 and 0.3 < loss[0] < 2.5, out
     assert re.search(r"Accuracy: \d+/32", out)
     assert (tmp_path / "work" / "siamese_network.pt").is_file()
 

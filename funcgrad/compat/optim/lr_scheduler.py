@@ -1,4 +1,6 @@
-"""torch.optim.lr_scheduler: epoch-based learning-rate schedules (closed forms from funcgrad.optim.schedules)."""
+"""torch.optim.lr_scheduler: epoch-based learning-rate schedules, PyTorch's chainable forms for ``step()`` and
+closed forms (from funcgrad.optim.schedules) for ``step(epoch)``.  CyclicLR, CosineAnnealingWarmRestarts,
+SequentialLR and ChainedScheduler live in lr_scheduler_cycles.py and are re-exported here."""
 
 from __future__ import annotations
 
@@ -9,11 +11,17 @@ from ...optim import schedules as _s
 from .optimizer import Optimizer
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR",
-           "ReduceLROnPlateau", "OneCycleLR"]
+           "MultiplicativeLR", "LinearLR", "ConstantLR", "PolynomialLR", "ReduceLROnPlateau", "OneCycleLR",
+           "CyclicLR", "CosineAnnealingWarmRestarts", "SequentialLR", "ChainedScheduler"]
 
 
 class LRScheduler:
-    """Sets each group's ``lr`` to ``self._schedule(base_lr, group_index)(last_epoch)`` on every ``step()``."""
+    """PyTorch's scheduler protocol.  ``step()`` computes ``get_lr()`` (the chainable form where PyTorch has
+    one: a function of each group's current ``lr``, so chained schedulers multiply and a manual change
+    carries forward); ``step(epoch)`` uses ``_get_closed_form_lr()`` where a subclass defines one.  Closed
+    forms are ``self._schedule(base_lr, group_index)(epoch)`` from funcgrad.optim.schedules."""
+
+    _is_initial = False
 
     def __init__(self, optimizer, last_epoch=-1):
         if not isinstance(optimizer, Optimizer):
@@ -29,30 +37,50 @@ class LRScheduler:
                                    "optimizer")
         self.base_lrs = [g["initial_lr"] for g in optimizer.param_groups]
         self.last_epoch = last_epoch
+        self._initial_step()
+
+    def _initial_step(self):
         self._step_count = 0
-        self.step()
+        self._is_initial = True
+        try:
+            self.step()
+        finally:
+            self._is_initial = False
 
     def _schedule(self, base_lr, i):
-        raise NotImplementedError(f"{type(self).__name__} must define _schedule")
+        raise NotImplementedError(f"{type(self).__name__} must define _schedule or get_lr")
+
+    def _closed_form(self):
+        return [self._schedule(b, i)(self.last_epoch) for i, b in enumerate(self.base_lrs)]
 
     def get_lr(self):
-        return [self._schedule(b, i)(self.last_epoch) for i, b in enumerate(self.base_lrs)]
+        return self._closed_form()
+
+    def _group_lrs(self):
+        return [g["lr"] for g in self.optimizer.param_groups]
 
     def get_last_lr(self):
         return self._last_lr
 
     def step(self, epoch=None):
         self._step_count += 1
-        if epoch is None:
-            self.last_epoch += 1
-        else:
+        if epoch is not None:
             warnings.warn("The epoch parameter in `scheduler.step()` was not necessary and is being deprecated "
                           "where possible. Please use `scheduler.step()` to step the scheduler.",
                           UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch=None):
+        if epoch is None:
+            self.last_epoch += 1
+            values = self.get_lr()
+        else:
             self.last_epoch = epoch
-        for g, lr in zip(self.optimizer.param_groups, self.get_lr()):
+            closed = getattr(self, "_get_closed_form_lr", None)
+            values = closed() if closed is not None else self.get_lr()
+        for g, lr in zip(self.optimizer.param_groups, values):
             g["lr"] = lr
-        self._last_lr = [g["lr"] for g in self.optimizer.param_groups]
+        self._last_lr = self._group_lrs()
 
     def state_dict(self):
         return {k: v for k, v in self.__dict__.items() if k != "optimizer" and not callable(v)}
@@ -74,6 +102,13 @@ class StepLR(LRScheduler):
     def _schedule(self, base_lr, i):
         return _s.step(base_lr, self.step_size, self.gamma)
 
+    def get_lr(self):
+        if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
+            return self._group_lrs()
+        return [lr * self.gamma for lr in self._group_lrs()]
+
+    _get_closed_form_lr = LRScheduler._closed_form
+
 
 class MultiStepLR(LRScheduler):
     """lr = base * gamma ** (number of milestones <= epoch)."""
@@ -85,6 +120,12 @@ class MultiStepLR(LRScheduler):
     def _schedule(self, base_lr, i):
         return _s.multistep(base_lr, self.milestones, self.gamma)
 
+    def get_lr(self):
+        n = self.milestones.count(self.last_epoch)  # a repeated milestone multiplies by gamma twice
+        return [lr * self.gamma ** n for lr in self._group_lrs()] if n else self._group_lrs()
+
+    _get_closed_form_lr = LRScheduler._closed_form
+
 
 class ExponentialLR(LRScheduler):
     def __init__(self, optimizer, gamma, last_epoch=-1):
@@ -93,6 +134,11 @@ class ExponentialLR(LRScheduler):
 
     def _schedule(self, base_lr, i):
         return _s.exponential(base_lr, self.gamma)
+
+    def get_lr(self):
+        return self._group_lrs() if self._is_initial else [lr * self.gamma for lr in self._group_lrs()]
+
+    _get_closed_form_lr = LRScheduler._closed_form
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -103,22 +149,27 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def _schedule(self, base_lr, i):
-        period = 2 * self.T_max
-        cos = _s.cosine(base_lr, self.T_max, self.eta_min)
-        return lambda e: cos(e % period if e % period <= self.T_max else period - e % period)
+        return lambda e: _s.cosine_in_cycle(base_lr, self.eta_min, e, self.T_max)
+
+    def get_lr(self):
+        e, T, lo = self.last_epoch, self.T_max, self.eta_min
+        if self._is_initial:
+            return self._group_lrs()
+        if self._step_count == 1 and e > 0:
+            return self._closed_form()
+        if (e - 1 - T) % (2 * T) == 0:
+            return [lr + (b - lo) * (1 - math.cos(math.pi / T)) / 2 for b, lr in zip(self.base_lrs, self._group_lrs())]
+        return [(1 + math.cos(math.pi * e / T)) / (1 + math.cos(math.pi * (e - 1) / T)) * (lr - lo) + lo
+                for lr in self._group_lrs()]
+
+    _get_closed_form_lr = LRScheduler._closed_form
 
 
 class LambdaLR(LRScheduler):
     """lr = base * lr_lambda(epoch) (one function, or one per group)."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
-        n = len(optimizer.param_groups)
-        if isinstance(lr_lambda, (list, tuple)):
-            if len(lr_lambda) != n:
-                raise ValueError(f"Expected {n} lr_lambdas, but got {len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
-        else:
-            self.lr_lambdas = [lr_lambda] * n
+        self.lr_lambdas = _per_group(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def _schedule(self, base_lr, i):
@@ -126,6 +177,101 @@ class LambdaLR(LRScheduler):
 
     def state_dict(self):
         return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+
+
+def _per_group(optimizer, lr_lambda):
+    n = len(optimizer.param_groups)
+    if isinstance(lr_lambda, (list, tuple)):
+        if len(lr_lambda) != n:
+            raise ValueError(f"Expected {n} lr_lambdas, but got {len(lr_lambda)}")
+        fns = list(lr_lambda)
+    else:
+        fns = [lr_lambda] * n
+    for f in fns:
+        if not callable(f):
+            raise TypeError(f"lr_lambda should be a function, but got {type(f).__name__}")
+    return fns
+
+
+class MultiplicativeLR(LRScheduler):
+    """lr *= lr_lambda(epoch) on every step after the first (one function, or one per group)."""
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        self.lr_lambdas = _per_group(optimizer, lr_lambda)
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        if self._is_initial:
+            return self._group_lrs()
+        return [lr * f(self.last_epoch) for f, lr in zip(self.lr_lambdas, self._group_lrs())]
+
+    def state_dict(self):
+        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+
+
+class LinearLR(LRScheduler):
+    """The factor on lr goes linearly from start_factor to end_factor over total_iters steps."""
+
+    def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1):
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and less or equal to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor, self.end_factor, self.total_iters = start_factor, end_factor, total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        e, a, b, T = self.last_epoch, self.start_factor, self.end_factor, self.total_iters
+        if e == 0:
+            return [lr * a for lr in self._group_lrs()]
+        if self._is_initial or e > T:
+            return self._group_lrs()
+        return [lr * (1.0 + (b - a) / (T * a + (e - 1) * (b - a))) for lr in self._group_lrs()]
+
+    def _get_closed_form_lr(self):
+        e, a, b, T = self.last_epoch, self.start_factor, self.end_factor, self.total_iters
+        return [base * (a + (b - a) * min(T, e) / T) for base in self.base_lrs]
+
+
+class ConstantLR(LRScheduler):
+    """lr * factor until epoch total_iters, then lr."""
+
+    def __init__(self, optimizer, factor=1.0 / 3, total_iters=5, last_epoch=-1):
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor, self.total_iters = factor, total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        if self.last_epoch == 0:
+            return [lr * self.factor for lr in self._group_lrs()]
+        if self.last_epoch != self.total_iters:
+            return self._group_lrs()
+        return [lr * (1.0 / self.factor) for lr in self._group_lrs()]
+
+    def _get_closed_form_lr(self):
+        f = self.factor
+        return [base * (f + (self.last_epoch >= self.total_iters) * (1 - f)) for base in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """lr = base * (1 - min(epoch, total_iters) / total_iters) ** power."""
+
+    def __init__(self, optimizer, total_iters=5, power=1.0, last_epoch=-1):
+        self.total_iters, self.power = total_iters, power
+        super().__init__(optimizer, last_epoch)
+
+    def _schedule(self, base_lr, i):
+        return _s.polynomial(base_lr, self.total_iters, self.power)
+
+    def get_lr(self):
+        e, T = self.last_epoch, self.total_iters
+        if self._is_initial or e > T:
+            return self._group_lrs()
+        factor = ((1.0 - e / T) / (1.0 - (e - 1) / T)) ** self.power
+        return [lr * factor for lr in self._group_lrs()]
+
+    _get_closed_form_lr = LRScheduler._closed_form
 
 
 class ReduceLROnPlateau:
@@ -265,3 +411,6 @@ class OneCycleLR(LRScheduler):
                     break
                 start = end
         return lrs
+
+
+from .lr_scheduler_cycles import ChainedScheduler, CosineAnnealingWarmRestarts, CyclicLR, SequentialLR  # noqa: E402

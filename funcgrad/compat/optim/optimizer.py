@@ -36,6 +36,8 @@ class Optimizer:
     #: (funcgrad.optim state field, PyTorch state key) pairs; "count" is the step count
     _fields: tuple = ()
     _state_cls = None
+    #: funcgrad.optim state fields that are one float per rule (like the count), kept per parameter as 0-d tensors
+    _scalars: tuple = ()
 
     def __init__(self, params, defaults):
         self.defaults = defaults
@@ -129,6 +131,8 @@ class Optimizer:
         for f in cls._fields:
             if f == "count":
                 values.append(self._count(sts[0]))
+            elif f in self._scalars:
+                values.append(float(sts[0][fields[f]]))
             else:
                 vals = [st.get(fields[f]) for st in sts]
                 values.append(None if all(v is None for v in vals) else [_arr(v) for v in vals])
@@ -142,6 +146,8 @@ class Optimizer:
                 if f == "count":
                     if "count" in fields:
                         st[fields["count"]] = _step_tensor(v)
+                elif f in self._scalars:
+                    st[fields[f]] = _scalar_tensor(v)
                 elif f in fields and v is not None and v[i] is not None:
                     st[fields[f]] = wrap(v[i]._value)
 
@@ -164,7 +170,8 @@ class Optimizer:
                 st = self.state[p]
                 if not st:
                     self._init_state(rule, p, st)
-                buckets.setdefault(self._count(st), []).append(p)
+                key = (self._count(st),) + tuple(float(st[k]) for f, k in self._fields if f in self._scalars)
+                buckets.setdefault(key, []).append(p)
             for ps in buckets.values():
                 sts = [self.state[p] for p in ps]
                 # the rule runs on funcgrad Arrays over the same buffers (the functional path's cost)
@@ -181,6 +188,8 @@ class Optimizer:
             if f == "count":
                 if "count" in fields:
                     st[fields["count"]] = _step_tensor(0)
+            elif f in self._scalars:
+                st[fields[f]] = _scalar_tensor(getattr(s0, f))
             elif f in fields and getattr(s0, f) is not None:
                 st[fields[f]] = wrap(getattr(s0, f)[0]._value)
 
@@ -210,11 +219,12 @@ class Optimizer:
                                  "optimizer's group")
         by_index = {i: p for g, s in zip(self.param_groups, saved) for i, p in zip(s["params"], g["params"])}
         self.state = defaultdict(dict)
+        scalars = {"step"} | {k for f, k in self._fields if f in self._scalars}  # kept as saved
         for i, st in state_dict["state"].items():
             p = by_index.get(int(i))
             if p is None:
                 continue
-            self.state[p] = {k: _cast_state(k, v, p) for k, v in st.items()}
+            self.state[p] = {k: v if k in scalars else _cast_state(v, p) for k, v in st.items()}
         for g, s in zip(self.param_groups, saved):
             g.update({k: v for k, v in s.items() if k != "params"})
 
@@ -224,13 +234,19 @@ def _step_tensor(count):
     return wrap(np.array(float(count), dtype=np.float32))
 
 
+def _scalar_tensor(value):
+    """A per-rule float state (NAdam's ``mu_product``): a 0-d float64 tensor (PyTorch keeps it in the default
+    dtype, float32; float64 keeps the compat path equal to the functional one)."""
+    return wrap(np.array(float(value), dtype=np.float64))
+
+
 def _arr(t):
     """A funcgrad Array over a Tensor's buffer (no copy, outside the compat graph)."""
     return Array._from_buffer(t._value)
 
 
-def _cast_state(key, value, param):
-    if key == "step" or not isinstance(value, Tensor):
+def _cast_state(value, param):
+    if not isinstance(value, Tensor):
         return value
     if value.is_floating_point():
         return value.to(dtype=param.dtype, device=param.device)

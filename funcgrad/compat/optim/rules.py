@@ -1,12 +1,15 @@
-"""SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta: PyTorch's constructors over funcgrad.optim's
-update rules."""
+"""SGD, ASGD, Adam, AdamW, NAdam, RAdam, Adamax, RMSprop, Adagrad, Adadelta: PyTorch's constructors over
+funcgrad.optim's update rules.  ``foreach``/``fused``/``capturable``/``differentiable`` are accepted and
+kept in the param groups (as PyTorch) but change nothing: there is one (eager) implementation."""
 
 from __future__ import annotations
 
+from ...optim import adam_variants as _variants
+from ...optim import averaged as _asgd
 from ...optim import optimizers as _rules
 from .optimizer import Optimizer
 
-__all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"]
+__all__ = ["SGD", "ASGD", "Adam", "AdamW", "NAdam", "RAdam", "Adamax", "RMSprop", "Adagrad", "Adadelta"]
 
 
 def _check(cond, msg):
@@ -41,6 +44,25 @@ class SGD(Optimizer):
         return _rules.sgd(g["lr"], g["momentum"], g["dampening"], g["weight_decay"], g["nesterov"], g["maximize"])
 
 
+class ASGD(Optimizer):
+    """Averaged SGD; ``state[p]['ax']`` is the running average of the parameter."""
+
+    _fields = (("count", "step"), ("eta", "eta"), ("mu", "mu"), ("ax", "ax"))
+    _scalars = ("eta", "mu")
+    _state_cls = _asgd.AsgdState
+
+    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None,
+                 maximize=False, differentiable=False, capturable=False):
+        _check(lr >= 0.0, f"Invalid learning rate: {lr}")
+        _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+        super().__init__(params, dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay,
+                                      foreach=foreach, maximize=maximize, differentiable=differentiable,
+                                      capturable=capturable))
+
+    def _rule(self, g):
+        return _asgd.asgd(g["lr"], g["lambd"], g["alpha"], g["t0"], g["weight_decay"], g["maximize"])
+
+
 class Adam(Optimizer):
     """Adam (L2 ``weight_decay`` added to the gradient; eps added after the bias-corrected sqrt)."""
 
@@ -52,11 +74,7 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):
-        _check(lr >= 0.0, f"Invalid learning rate: {lr}")
-        _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
-        _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
-        _check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
-        _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+        _check_adam_like(lr, betas, eps, weight_decay)
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
                                       amsgrad=amsgrad, maximize=maximize, foreach=foreach, capturable=capturable,
                                       differentiable=differentiable, fused=fused,
@@ -76,6 +94,73 @@ class AdamW(Adam):
                  maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
                          capturable=capturable, differentiable=differentiable, fused=fused)
+
+
+def _check_adam_like(lr, betas, eps, weight_decay):
+    _check(lr >= 0.0, f"Invalid learning rate: {lr}")
+    _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
+    _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
+    _check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
+    _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+
+
+class NAdam(Optimizer):
+    """Adam with Nesterov momentum and the momentum schedule mu_t = b1 (1 - 0.96 ** (t momentum_decay) / 2)."""
+
+    _fields = (("count", "step"), ("mu_product", "mu_product"), ("exp_avg", "exp_avg"),
+               ("exp_avg_sq", "exp_avg_sq"))
+    _scalars = ("mu_product",)
+    _state_cls = _variants.NadamState
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
+                 decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
+                 differentiable=False):
+        _check_adam_like(lr, betas, eps, weight_decay)
+        _check(momentum_decay >= 0.0, f"Invalid momentum_decay value: {momentum_decay}")
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      momentum_decay=momentum_decay, decoupled_weight_decay=decoupled_weight_decay,
+                                      maximize=maximize, foreach=foreach, capturable=capturable,
+                                      differentiable=differentiable))
+
+    def _rule(self, g):
+        return _variants.nadam(g["lr"], g["betas"][0], g["betas"][1], g["eps"], g["weight_decay"],
+                               g["momentum_decay"], g["decoupled_weight_decay"], g["maximize"])
+
+
+class RAdam(Optimizer):
+    """Rectified Adam: plain bias-corrected momentum while the variance estimate's length rho_t <= 5."""
+
+    _fields = (("count", "step"), ("exp_avg", "exp_avg"), ("exp_avg_sq", "exp_avg_sq"))
+    _state_cls = _variants.RadamState
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, decoupled_weight_decay=False,
+                 *, foreach=None, maximize=False, capturable=False, differentiable=False):
+        _check_adam_like(lr, betas, eps, weight_decay)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      decoupled_weight_decay=decoupled_weight_decay, maximize=maximize,
+                                      foreach=foreach, capturable=capturable, differentiable=differentiable))
+
+    def _rule(self, g):
+        return _variants.radam(g["lr"], g["betas"][0], g["betas"][1], g["eps"], g["weight_decay"],
+                               g["decoupled_weight_decay"], g["maximize"])
+
+
+class Adamax(Optimizer):
+    """Adam with the infinity norm: u = max(b2 u, |g| + eps); p -= lr / (1 - b1**t) m / u."""
+
+    _fields = (("count", "step"), ("exp_avg", "exp_avg"), ("exp_inf", "exp_inf"))
+    _state_cls = _variants.AdamaxState
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
+                 maximize=False, differentiable=False, capturable=False):
+        _check_adam_like(lr, betas, eps, weight_decay)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      foreach=foreach, maximize=maximize, differentiable=differentiable,
+                                      capturable=capturable))
+
+    def _rule(self, g):
+        return _variants.adamax(g["lr"], g["betas"][0], g["betas"][1], g["eps"], g["weight_decay"],
+                                g["maximize"])
 
 
 class RMSprop(Optimizer):
