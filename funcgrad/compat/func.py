@@ -28,7 +28,8 @@ from .grad_mode import STATE
 from .graph import _SEQ
 from .tensor import Tensor
 
-__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call",
+           "stack_module_state"]
 
 _LEVEL = threading.local()
 
@@ -402,4 +403,25 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
 
 
 _MISSING = object()
+
+
+def stack_module_state(models):
+    """``(params, buffers)``: each named parameter/buffer of same-structured modules stacked on a new dim 0.
+
+    The stacked parameters are new leaves requiring grad (as PyTorch's), for ``vmap(functional_call)`` ensembles.
+    """
+    from ._dispatch import FUNCS  # noqa: PLC0415
+
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    ref = type(models[0])
+    if any(type(m) is not ref for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    params = {k: FUNCS["stack"]([dict(m.named_parameters())[k].detach() for m in models]).requires_grad_(True)
+              for k, _ in models[0].named_parameters()}
+    buffers = {k: FUNCS["stack"]([dict(m.named_buffers())[k] for m in models]) for k, _ in models[0].named_buffers()}
+    return params, buffers
 

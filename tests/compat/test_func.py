@@ -186,3 +186,23 @@ def test_per_sample_gradients_idiom():
         torch.nn.functional.cross_entropy(model(data[i:i + 1]), targets[i:i + 1]).backward()
         for k, p in model.named_parameters():
             np.testing.assert_allclose(_np(per[k][i]), _np(p.grad), rtol=1e-5, atol=1e-7)
+
+
+def test_stack_module_state_ensemble():
+    torch.manual_seed(0)
+    models = [torch.nn.Linear(3, 2) for _ in range(4)]
+    params, buffers = func.stack_module_state(models)
+    assert params["weight"].shape == (4, 2, 3) and params["weight"].requires_grad and params["weight"].is_leaf
+    x = torch.linspace(-1, 1, 6).reshape(2, 3)
+    base = models[0]
+
+    def call(p, b, xx):
+        return func.functional_call(base, (p, b), (xx,))
+
+    out = func.vmap(call, in_dims=(0, 0, None))(params, buffers, x)
+    for i, m in enumerate(models):
+        np.testing.assert_allclose(_np(out[i]), _np(m(x)), rtol=1e-6)
+    out.sum().backward()
+    np.testing.assert_allclose(_np(params["bias"].grad), np.full((4, 2), 2.0))
+    with pytest.raises(RuntimeError, match="same class"):
+        func.stack_module_state([torch.nn.Linear(3, 2), torch.nn.Tanh()])
