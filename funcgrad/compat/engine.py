@@ -204,13 +204,14 @@ def _needed(roots, targets):
     return {n for n, v in memo.items() if v}
 
 
-def execute(roots, seeds, retain_graph, create_graph, capture=None, accumulate=True):
+def execute(roots, seeds, retain_graph, create_graph, capture=None, accumulate=True, stop=None):
     """Run the graph from ``roots`` (list of (node, nr)) seeded with ``seeds``.
 
     Nodes run in decreasing creation order (``seq``), a reverse topological
     order, from a heap of the nodes that received a gradient.  ``capture``:
     {(node, nr)} whose gradients are returned instead of accumulated
     (autograd.grad); AccumulateGrad nodes add into ``.grad`` when ``accumulate``.
+    ``stop``: nodes whose gradients are captured but which do not run (a checkpoint's boundary).
     """
     grads = {}
     heap = []
@@ -237,7 +238,7 @@ def execute(roots, seeds, retain_graph, create_graph, capture=None, accumulate=T
                         if gs is not None and accumulate and capture is None:
                             _accumulate(node.variable, gs, create_graph)
                         continue
-                    if needed is not None and node not in needed:
+                    if needed is not None and node not in needed or stop is not None and node in stop:
                         continue
                 outs = call_node(node, gs, create_graph, release)
                 if anomaly:
