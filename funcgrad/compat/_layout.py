@@ -19,16 +19,16 @@ from . import nn
 # torch.nn.modules.<file>: the names PyTorch defines there (those compat has).
 LAYOUT = {
     "module": ("Module",),
-    "linear": ("Identity", "Linear", "Bilinear"),
-    "conv": ("_ConvNd", "Conv1d", "Conv2d", "_ConvTransposeNd", "ConvTranspose1d", "ConvTranspose2d", "Conv3d"),
+    "linear": ("Identity", "Linear", "Bilinear", "LazyLinear"),
+    "conv": ("_ConvNd", "Conv1d", "Conv2d", "_ConvTransposeNd", "ConvTranspose1d", "ConvTranspose2d", "Conv3d", "ConvTranspose3d"),
     "sparse": ("Embedding", "EmbeddingBag"),
-    "dropout": ("Dropout", "Dropout1d", "Dropout2d"),
+    "dropout": ("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout"),
     "activation": ("MultiheadAttention", "ReLU", "ReLU6", "SiLU", "LeakyReLU", "ELU", "Hardtanh", "GELU", "Softplus", "Sigmoid", "Tanh",
                    "LogSigmoid", "Softmax", "LogSoftmax", "Softmin", "PReLU", "Mish", "Hardswish", "Hardsigmoid", "Softsign", "Tanhshrink",
                    "Threshold", "GLU", "CELU", "SELU", "RReLU", "Hardshrink", "Softshrink", "Softmax2d"),
     "container": ("Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"),
-    "normalization": ("LayerNorm", "GroupNorm"),
-    "instancenorm": ("_InstanceNorm", "InstanceNorm1d", "InstanceNorm2d"),
+    "normalization": ("LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm"),
+    "instancenorm": ("_InstanceNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"),
     "rnn": ("_RNNBase", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"),
     "transformer": ("TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer", "TransformerDecoder",
                     "Transformer"),
@@ -40,7 +40,7 @@ LAYOUT = {
              "TripletMarginWithDistanceLoss", "MultiLabelMarginLoss", "CTCLoss"),
     "pooling": ("_MaxPoolNd", "MaxPool1d", "MaxPool2d", "_AvgPoolNd", "AvgPool1d", "AvgPool2d",
                 "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d",
-                "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"),
+                "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d"),
     "flatten": ("Flatten", "Unflatten"),
     "pixelshuffle": ("PixelShuffle", "PixelUnshuffle"),
     "channelshuffle": ("ChannelShuffle",),
@@ -56,11 +56,11 @@ LAYOUT = {
 def _classes(names):
     """name -> class for ``names``, from the compat nn modules (private bases included)."""
     from .nn import activation, containers, layers, loss, module, more_layers, rnn, transformer, upsampling  # noqa: PLC0415
-    from .nn import activation_more, ctc, layers_more, loss_more, padding  # noqa: PLC0415
+    from .nn import activation_more, ctc, layers_extra2, layers_more, loss_more, padding  # noqa: PLC0415
 
     found = {}
     for name in names:
-        for src in (nn, activation_more, ctc, layers_more, loss_more, padding, layers, more_layers, rnn, transformer, loss,
+        for src in (nn, activation_more, ctc, layers_extra2, layers_more, loss_more, padding, layers, more_layers, rnn, transformer, loss,
                     activation, containers, module, upsampling):
             if hasattr(src, name):
                 found[name] = getattr(src, name)

@@ -21,3 +21,4 @@ from .loss_more import *  # noqa: F401,F403
 from .activation_more import *  # noqa: F401,F403
 from .layers_more import *  # noqa: F401,F403
 from .ctc import CTCLoss  # noqa: F401
+from .layers_extra2 import *  # noqa: F401,F403

@@ -370,7 +370,12 @@ from .layers_more import (  # noqa: E402
 
 from .ctc import ctc_loss  # noqa: E402
 
-__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE + ["ctc_loss"]
+from .layers_extra2 import (  # noqa: E402
+    FUNCTIONS as _LAYERS_EXTRA2, alpha_dropout, conv_transpose3d, dropout3d, gumbel_softmax, local_response_norm,
+    lp_pool1d, lp_pool2d, rms_norm,
+)
+
+__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE + ["ctc_loss"] + _LAYERS_EXTRA2
 
 
 # PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's
