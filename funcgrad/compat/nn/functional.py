@@ -375,7 +375,9 @@ from .layers_extra2 import (  # noqa: E402
     lp_pool1d, lp_pool2d, rms_norm,
 )
 
-__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE + ["ctc_loss"] + _LAYERS_EXTRA2
+from .grid_sample import FUNCTIONS as _GRID, affine_grid, grid_sample  # noqa: E402
+
+__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE + ["ctc_loss"] + _LAYERS_EXTRA2 + _GRID
 
 
 # PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's
