@@ -163,3 +163,86 @@ def test_modules_in_torch_layout():
 
     assert normalization.RMSNorm is nn.RMSNorm and dropout.AlphaDropout is nn.AlphaDropout
     assert pooling.LPPool2d is nn.LPPool2d
+
+
+def _reflect_ref(c, lo2, hi2):
+    if lo2 == hi2:
+        return 0.0
+    lo, span = lo2 / 2, (hi2 - lo2) / 2
+    c = abs(c - lo)
+    extra, flips = np.fmod(c, span), np.floor(c / span)
+    return extra + lo if flips % 2 == 0 else span - extra + lo
+
+
+def _coord_ref(g, size, pm, ac):
+    c = (g + 1) / 2 * (size - 1) if ac else ((g + 1) * size - 1) / 2
+    if pm == "reflection":
+        c = _reflect_ref(c, 0, 2 * (size - 1)) if ac else _reflect_ref(c, -1, 2 * size - 1)
+    return min(max(c, 0), size - 1) if pm != "zeros" else c
+
+
+def _grid_sample_ref(x, grid, mode, pm, ac):
+    n, ch, h, w = x.shape
+    out = np.zeros((n, ch) + grid.shape[1:3])
+
+    def at(b, yi, xi):
+        return x[b, :, yi, xi] if 0 <= yi < h and 0 <= xi < w else np.zeros(ch)
+
+    for b in range(n):
+        for i in range(grid.shape[1]):
+            for j in range(grid.shape[2]):
+                cx, cy = _coord_ref(grid[b, i, j, 0], w, pm, ac), _coord_ref(grid[b, i, j, 1], h, pm, ac)
+                if mode == "nearest":
+                    out[b, :, i, j] = at(b, int(np.rint(cy)), int(np.rint(cx)))
+                    continue
+                x0, y0 = int(np.floor(cx)), int(np.floor(cy))
+                fx, fy = cx - x0, cy - y0
+                out[b, :, i, j] = ((1 - fx) * (1 - fy) * at(b, y0, x0) + fx * (1 - fy) * at(b, y0, x0 + 1)
+                                   + (1 - fx) * fy * at(b, y0 + 1, x0) + fx * fy * at(b, y0 + 1, x0 + 1))
+    return out
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_matches_reference(mode, padding_mode, align_corners):
+    x = RNG.standard_normal((2, 2, 3, 4))
+    grid = RNG.uniform(-1.7, 1.7, (2, 3, 2, 2))
+    got = F.grid_sample(_t(x), _t(grid), mode, padding_mode, align_corners).numpy()
+    np.testing.assert_allclose(got, _grid_sample_ref(x, grid, mode, padding_mode, align_corners), atol=1e-12)
+
+
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_gradcheck_input_and_grid(padding_mode):
+    x = RNG.standard_normal((1, 2, 3, 3))
+    grid = RNG.uniform(-1.3, 1.3, (1, 2, 2, 2))
+    assert _gradcheck(lambda a, g: F.grid_sample(a, g, "bilinear", padding_mode, False), x, grid)
+
+
+def test_affine_grid_identity_and_3d():
+    theta = torch.tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]], dtype=torch.float64)
+    g = F.affine_grid(theta, (1, 1, 2, 3), align_corners=False)
+    np.testing.assert_allclose(g[0, :, :, 0].numpy(), [[-2 / 3, 0, 2 / 3]] * 2, atol=1e-15)
+    np.testing.assert_allclose(g[0, :, :, 1].numpy(), [[-0.5] * 3, [0.5] * 3], atol=1e-15)
+    x = RNG.standard_normal((1, 2, 4, 5))
+    for ac in (False, True):  # the identity transform samples every pixel centre exactly
+        out = F.grid_sample(_t(x), F.affine_grid(theta, (1, 2, 4, 5), align_corners=ac), align_corners=ac)
+        np.testing.assert_allclose(out.numpy(), x, atol=1e-12)
+    t3 = RNG.standard_normal((2, 3, 4))
+    g3 = F.affine_grid(_t(t3), (2, 1, 2, 3, 4), align_corners=True)
+    assert g3.shape == (2, 2, 3, 4, 3)
+    corner = t3[:, :, :3] @ np.ones(3) + t3[:, :, 3]  # the output corner (x=1, y=1, z=1), align_corners
+    np.testing.assert_allclose(g3[:, -1, -1, -1].numpy(), corner, atol=1e-12)
+    assert _gradcheck(lambda t: F.affine_grid(t, (1, 1, 2, 2), align_corners=False), t3[:1, :2, :3])
+    with pytest.raises(ValueError, match="Nx2x3"):
+        F.affine_grid(_t(t3), (2, 1, 4, 4))
+
+
+def test_grid_sample_errors():
+    x, g = torch.zeros(1, 1, 2, 2), torch.zeros(1, 2, 2, 2)
+    with pytest.raises(ValueError, match="mode"):
+        F.grid_sample(x, g, mode="bicubic")
+    with pytest.raises(ValueError, match="padding_mode"):
+        F.grid_sample(x, g, padding_mode="wrap")
+    with pytest.raises(RuntimeError, match="grid"):
+        F.grid_sample(x, torch.zeros(1, 2, 2, 3))
