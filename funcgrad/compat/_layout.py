@@ -40,7 +40,8 @@ LAYOUT = {
              "TripletMarginWithDistanceLoss", "MultiLabelMarginLoss", "CTCLoss"),
     "pooling": ("_MaxPoolNd", "MaxPool1d", "MaxPool2d", "_AvgPoolNd", "AvgPool1d", "AvgPool2d",
                 "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d",
-                "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d"),
+                "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d",
+                "MaxUnpool3d"),
     "flatten": ("Flatten", "Unflatten"),
     "pixelshuffle": ("PixelShuffle", "PixelUnshuffle"),
     "channelshuffle": ("ChannelShuffle",),
@@ -56,11 +57,11 @@ LAYOUT = {
 def _classes(names):
     """name -> class for ``names``, from the compat nn modules (private bases included)."""
     from .nn import activation, containers, layers, loss, module, more_layers, rnn, transformer, upsampling  # noqa: PLC0415
-    from .nn import activation_more, ctc, layers_extra2, layers_more, loss_more, padding  # noqa: PLC0415
+    from .nn import activation_more, ctc, layers_extra2, layers_more, loss_more, padding, unpool  # noqa: PLC0415
 
     found = {}
     for name in names:
-        for src in (nn, activation_more, ctc, layers_extra2, layers_more, loss_more, padding, layers, more_layers, rnn, transformer, loss,
+        for src in (nn, activation_more, ctc, layers_extra2, unpool, layers_more, loss_more, padding, layers, more_layers, rnn, transformer, loss,
                     activation, containers, module, upsampling):
             if hasattr(src, name):
                 found[name] = getattr(src, name)

@@ -246,3 +246,45 @@ def test_grid_sample_errors():
         F.grid_sample(x, g, padding_mode="wrap")
     with pytest.raises(RuntimeError, match="grid"):
         F.grid_sample(x, torch.zeros(1, 2, 2, 3))
+
+
+def _pool_indices_ref(x, k, s, p):
+    """(values, flat indices) of 2-d max pooling by direct search (first maximum of each window)."""
+    n, c, h, w = x.shape
+    oh, ow = (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1
+    vals, idx = np.zeros((n, c, oh, ow)), np.zeros((n, c, oh, ow), dtype=np.int64)
+    for b, ch, i, j in np.ndindex(n, c, oh, ow):
+        best = None
+        for di, dj in np.ndindex(k, k):
+            y, xx = i * s - p + di, j * s - p + dj
+            if 0 <= y < h and 0 <= xx < w and (best is None or x[b, ch, y, xx] > best):
+                best, idx[b, ch, i, j] = x[b, ch, y, xx], y * w + xx
+        vals[b, ch, i, j] = best
+    return vals, idx
+
+
+def test_max_pool_return_indices_and_unpool():
+    x = RNG.standard_normal((2, 2, 5, 6))
+    x[..., 1] = x[..., 0]  # ties: the first maximum wins
+    vals, idx = F.max_pool2d(_t(x), 3, 2, 1, return_indices=True)
+    rv, ri = _pool_indices_ref(x, 3, 2, 1)
+    np.testing.assert_array_equal(vals.numpy(), rv)
+    np.testing.assert_array_equal(idx.numpy(), ri)
+    assert idx.dtype == torch.int64
+    src = _t(vals.numpy(), True)
+    up = F.max_unpool2d(src, idx, 3, 2, 1, output_size=(5, 6))
+    ref = np.zeros((2, 2, 30))
+    np.put_along_axis(ref, ri.reshape(2, 2, -1), rv.reshape(2, 2, -1), axis=2)
+    np.testing.assert_array_equal(up.detach().numpy(), ref.reshape(2, 2, 5, 6))
+    (up * _t(np.arange(60.0).reshape(2, 1, 5, 6).repeat(2, 1))).sum().backward()
+    np.testing.assert_array_equal(src.grad.numpy(), (ri + 30 * np.arange(2)[:, None, None, None]).astype(float))
+    pool, unpool = nn.MaxPool1d(2, return_indices=True), nn.MaxUnpool1d(2)
+    y = torch.tensor([[[1.0, 5.0, 3.0, 2.0, 7.0]]])
+    o, i = pool(y)
+    assert i.tolist() == [[[1, 2]]]
+    assert unpool(o, i).tolist() == [[[0.0, 5.0, 3.0, 0.0]]]
+    assert unpool(o, i, output_size=y.size()).shape == (1, 1, 5)
+    o3, i3 = F.max_pool3d(torch.randn(1, 1, 2, 2, 2), 2, return_indices=True)
+    assert i3.shape == (1, 1, 1, 1, 1) and 0 <= int(i3) < 8
+    with pytest.raises(RuntimeError, match="invalid max index"):
+        F.max_unpool1d(o, i + 10, 2)

@@ -22,3 +22,4 @@ from .activation_more import *  # noqa: F401,F403
 from .layers_more import *  # noqa: F401,F403
 from .ctc import CTCLoss  # noqa: F401
 from .layers_extra2 import *  # noqa: F401,F403
+from .unpool import *  # noqa: F401,F403

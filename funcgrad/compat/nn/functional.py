@@ -254,21 +254,22 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return y
 
 
-def _pool_args(kernel_size, stride, padding, dilation, ceil_mode, return_indices, fname):
-    if return_indices:
-        raise ValueError(f"{fname}: return_indices=True is not supported by funcgrad.compat "
-                         "(use the values; indices are not computed)")
-    return kernel_size, stride, padding, dilation, ceil_mode
+def _max_pool(fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    """``fn``'s pooled values; with ``return_indices`` also each window's argmax (see unpool.py)."""
+    out = fn(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if not return_indices:
+        return out
+    from .unpool import max_pool_indices  # noqa: PLC0415
+
+    return out, max_pool_indices(input, out, kernel_size, stride, padding, dilation, nd)
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    return _F.max_pool1d(input, *_pool_args(kernel_size, stride, padding, dilation, ceil_mode, return_indices,
-                                            "max_pool1d"))
+    return _max_pool(_F.max_pool1d, 1, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    return _F.max_pool2d(input, *_pool_args(kernel_size, stride, padding, dilation, ceil_mode, return_indices,
-                                            "max_pool2d"))
+    return _max_pool(_F.max_pool2d, 2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def legacy_reduction(size_average, reduce, reduction):
@@ -376,8 +377,9 @@ from .layers_extra2 import (  # noqa: E402
 )
 
 from .grid_sample import FUNCTIONS as _GRID, affine_grid, grid_sample  # noqa: E402
+from .unpool import FUNCTIONS as _UNPOOL, max_unpool1d, max_unpool2d, max_unpool3d  # noqa: E402
 
-__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE + ["ctc_loss"] + _LAYERS_EXTRA2 + _GRID
+__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE + ["ctc_loss"] + _LAYERS_EXTRA2 + _GRID + _UNPOOL
 
 
 # PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's

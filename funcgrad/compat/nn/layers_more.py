@@ -23,8 +23,7 @@ FUNCTIONS = ["max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_po
 
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    return _F.max_pool3d(input, *F._pool_args(kernel_size, stride, padding, dilation, ceil_mode, return_indices,
-                                              "max_pool3d"))
+    return F._max_pool(_F.max_pool3d, 3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
