@@ -44,8 +44,10 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     if weight is not None and tuple(weight.shape) != shape:
         raise RuntimeError(f"rms_norm: weight of shape {list(weight.shape)} does not match normalized_shape "
                            f"{list(shape)}")
+    if not input.is_floating_point():
+        raise RuntimeError(f"rms_norm: expected a floating-point input, got {input.dtype}")
     if eps is None:
-        eps = float(np.finfo(np.dtype(str(input.dtype).replace("torch.", ""))).eps)
+        eps = float(np.finfo(input.dtype.dtype).eps)
     dims = tuple(range(-k, 0))
     y = input * ((input * input).mean(dim=dims, keepdim=True) + eps).rsqrt() if k else input * (
         (input * input) + eps).rsqrt()
