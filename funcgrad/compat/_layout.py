@@ -22,7 +22,7 @@ LAYOUT = {
     "linear": ("Identity", "Linear", "Bilinear", "LazyLinear"),
     "conv": ("_ConvNd", "Conv1d", "Conv2d", "_ConvTransposeNd", "ConvTranspose1d", "ConvTranspose2d", "Conv3d", "ConvTranspose3d"),
     "sparse": ("Embedding", "EmbeddingBag"),
-    "dropout": ("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout"),
+    "dropout": ("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"),
     "activation": ("MultiheadAttention", "ReLU", "ReLU6", "SiLU", "LeakyReLU", "ELU", "Hardtanh", "GELU", "Softplus", "Sigmoid", "Tanh",
                    "LogSigmoid", "Softmax", "LogSoftmax", "Softmin", "PReLU", "Mish", "Hardswish", "Hardsigmoid", "Softsign", "Tanhshrink",
                    "Threshold", "GLU", "CELU", "SELU", "RReLU", "Hardshrink", "Softshrink", "Softmax2d"),

@@ -288,3 +288,18 @@ def test_max_pool_return_indices_and_unpool():
     assert i3.shape == (1, 1, 1, 1, 1) and 0 <= int(i3) < 8
     with pytest.raises(RuntimeError, match="invalid max index"):
         F.max_unpool1d(o, i + 10, 2)
+
+
+def test_feature_alpha_dropout_drops_whole_channels():
+    torch.manual_seed(4)
+    x = torch.randn(50, 8, 3, 2, dtype=torch.float64)
+    y = F.feature_alpha_dropout(x, 0.5, training=True).numpy()
+    alpha_p = -1.7580993408473766
+    a = (0.5 * (1 + 0.5 * alpha_p ** 2)) ** -0.5
+    dropped = np.isclose(y, a * alpha_p - a * alpha_p * 0.5).reshape(50, 8, -1)
+    assert np.all(dropped.all(-1) == dropped.any(-1))  # each channel entirely kept or dropped
+    assert 0.35 < dropped.all(-1).mean() < 0.65
+    kept = ~dropped.all(-1)
+    expected = (a * x.numpy() - a * alpha_p * 0.5).reshape(50, 8, -1)
+    np.testing.assert_allclose(y.reshape(50, 8, -1)[kept], expected[kept])
+    assert nn.FeatureAlphaDropout(0.3).eval()(x) is x and F.feature_alpha_dropout(x, 0.3) is x

@@ -372,8 +372,8 @@ from .layers_more import (  # noqa: E402
 from .ctc import ctc_loss  # noqa: E402
 
 from .layers_extra2 import (  # noqa: E402
-    FUNCTIONS as _LAYERS_EXTRA2, alpha_dropout, conv_transpose3d, dropout3d, gumbel_softmax, local_response_norm,
-    lp_pool1d, lp_pool2d, rms_norm,
+    FUNCTIONS as _LAYERS_EXTRA2, alpha_dropout, conv_transpose3d, dropout3d, feature_alpha_dropout, gumbel_softmax,
+    local_response_norm, lp_pool1d, lp_pool2d, rms_norm,
 )
 
 from .grid_sample import FUNCTIONS as _GRID, affine_grid, grid_sample  # noqa: E402

@@ -20,10 +20,10 @@ from .module import Module
 from .more_layers import _ConvTransposeNd, _InstanceNorm
 from .parameter import Parameter
 
-__all__ = ["RMSNorm", "LocalResponseNorm", "Dropout3d", "AlphaDropout", "InstanceNorm3d", "LPPool1d", "LPPool2d",
+__all__ = ["RMSNorm", "LocalResponseNorm", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "InstanceNorm3d", "LPPool1d", "LPPool2d",
            "ConvTranspose3d", "LazyLinear", "UninitializedParameter"]
 
-FUNCTIONS = ["rms_norm", "local_response_norm", "dropout3d", "alpha_dropout", "lp_pool1d", "lp_pool2d",
+FUNCTIONS = ["rms_norm", "local_response_norm", "dropout3d", "alpha_dropout", "feature_alpha_dropout", "lp_pool1d", "lp_pool2d",
              "conv_transpose3d", "gumbel_softmax"]
 
 
@@ -130,6 +130,17 @@ _SELU_ALPHA_PRIME = -1.7580993408473766  # -scale * alpha of SELU
 def alpha_dropout(input, p=0.5, training=False, inplace=False):
     """Dropout for SELU networks: dropped units take SELU's negative saturation, then an affine map keeps
     the mean and variance (PyTorch's formula)."""
+    return _alpha_dropout(input, p, training, inplace, tuple(input.shape))
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """``alpha_dropout`` of whole channels: one draw per (sample, channel) of (N, C, *) input."""
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    return _alpha_dropout(input, p, training, inplace, tuple(input.shape[:2]) + (1,) * (input.dim() - 2))
+
+
+def _alpha_dropout(input, p, training, inplace, mask_shape):
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
@@ -137,7 +148,7 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
     if p == 1.0:
         out = input * 0.0
     else:
-        keep = (_c.rand(tuple(input.shape), dtype=input.dtype, device=input.device) >= p).to(input.dtype)
+        keep = (_c.rand(mask_shape, dtype=input.dtype, device=input.device) >= p).to(input.dtype)
         a = ((1.0 - p) * (1.0 + p * _SELU_ALPHA_PRIME ** 2)) ** -0.5
         b = -a * _SELU_ALPHA_PRIME * p
         out = (input * keep + _SELU_ALPHA_PRIME * (1.0 - keep)) * a + b
@@ -147,6 +158,11 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
 class AlphaDropout(Dropout):
     def forward(self, input):
         return alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(Dropout):
+    def forward(self, input):
+        return feature_alpha_dropout(input, self.p, self.training)
 
 
 class InstanceNorm3d(_InstanceNorm):
