@@ -20,7 +20,8 @@ from . import nn
 LAYOUT = {
     "module": ("Module",),
     "linear": ("Identity", "Linear", "Bilinear", "LazyLinear"),
-    "conv": ("_ConvNd", "Conv1d", "Conv2d", "_ConvTransposeNd", "ConvTranspose1d", "ConvTranspose2d", "Conv3d", "ConvTranspose3d"),
+    "conv": ("_ConvNd", "Conv1d", "Conv2d", "_ConvTransposeNd", "ConvTranspose1d", "ConvTranspose2d", "Conv3d",
+             "ConvTranspose3d"),
     "sparse": ("Embedding", "EmbeddingBag"),
     "dropout": ("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"),
     "activation": ("MultiheadAttention", "ReLU", "ReLU6", "SiLU", "LeakyReLU", "ELU", "Hardtanh", "GELU", "Softplus", "Sigmoid", "Tanh",
@@ -57,12 +58,13 @@ LAYOUT = {
 def _classes(names):
     """name -> class for ``names``, from the compat nn modules (private bases included)."""
     from .nn import activation, containers, layers, loss, module, more_layers, rnn, transformer, upsampling  # noqa: PLC0415
-    from .nn import activation_more, ctc, layers_extra2, layers_more, loss_more, padding, unpool  # noqa: PLC0415
+    from .nn import activation_more, ctc, layers_extra2, layers_more, loss_more, padding  # noqa: PLC0415
+    from .nn import unpool  # noqa: PLC0415
 
     found = {}
     for name in names:
-        for src in (nn, activation_more, ctc, layers_extra2, unpool, layers_more, loss_more, padding, layers, more_layers, rnn, transformer, loss,
-                    activation, containers, module, upsampling):
+        for src in (nn, activation_more, ctc, layers_extra2, unpool, layers_more, loss_more, padding, layers, more_layers,
+                    rnn, transformer, loss, activation, containers, module, upsampling):
             if hasattr(src, name):
                 found[name] = getattr(src, name)
                 break

@@ -20,11 +20,11 @@ from .module import Module
 from .more_layers import _ConvTransposeNd, _InstanceNorm
 from .parameter import Parameter
 
-__all__ = ["RMSNorm", "LocalResponseNorm", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "InstanceNorm3d", "LPPool1d", "LPPool2d",
-           "ConvTranspose3d", "LazyLinear", "UninitializedParameter"]
+__all__ = ["RMSNorm", "LocalResponseNorm", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "InstanceNorm3d",
+           "LPPool1d", "LPPool2d", "ConvTranspose3d", "LazyLinear", "UninitializedParameter"]
 
-FUNCTIONS = ["rms_norm", "local_response_norm", "dropout3d", "alpha_dropout", "feature_alpha_dropout", "lp_pool1d", "lp_pool2d",
-             "conv_transpose3d", "gumbel_softmax"]
+FUNCTIONS = ["rms_norm", "local_response_norm", "dropout3d", "alpha_dropout", "feature_alpha_dropout", "lp_pool1d",
+             "lp_pool2d", "conv_transpose3d", "gumbel_softmax"]
 
 
 def _shape_tuple(normalized_shape):
