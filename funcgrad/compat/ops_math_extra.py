@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import math
+
 import numpy as np
 
 from .. import numpy as fnp
@@ -42,7 +44,7 @@ class finfo:  # noqa: N801  (PyTorch's name)
         self.max = float(info.max)
         self.min = float(info.min)
         self.tiny = self.smallest_normal = float(info.smallest_normal)
-        self.resolution = float(info.resolution)
+        self.resolution = float(10.0 ** -int(info.precision))
         self.dtype = str(info.dtype)
 
     def __repr__(self):
@@ -63,21 +65,36 @@ class iinfo:  # noqa: N801
         self.bits, self.max, self.min, self.dtype = int(info.bits), int(info.max), int(info.min), str(npd)
 
     def __repr__(self):
-        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
+        return f"iinfo(min={float(self.min):g}, max={float(self.max):g}, dtype={self.dtype})"
 
 
 FUNCS["finfo"], FUNCS["iinfo"] = finfo, iinfo
 
 
+def _kind_name(npd):
+    """PyTorch's scalar-type name (Float, Double, Long, ...)."""
+    return dtypes.from_numpy_dtype(npd).legacy[:-len("Tensor")]
+
+
 def _float_only(x, name):
     if x._value.dtype.kind not in "fc":
         raise RuntimeError(f"{name}(): expected input to have floating point or complex dtype but got "
-                           f"{x.dtype.name.title()}")
+                           f"{_kind_name(x._value.dtype)}")
+
+
+def _scalar_dim(x, dim, keepdim):
+    """A 0-d tensor reduced over dim 0 / -1 (checked) is itself (as PyTorch)."""
+    if x._value.ndim == 0 and dim is not None:
+        for d in (dim if isinstance(dim, (list, tuple)) else (dim,)):
+            _dim(d, 1)
+        return None, False
+    return dim, keepdim
 
 
 @op("nansum")
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     x = as_t(input)
+    dim, keepdim = _scalar_dim(x, dim, keepdim)
     if dtype is not None:
         x = cast(x, dtypes.as_dtype(dtype).dtype)
     if x._value.dtype.kind in "fc":
@@ -89,6 +106,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     x = as_t(input) if dtype is None else cast(as_t(input), dtypes.as_dtype(dtype).dtype)
     _float_only(x, "nanmean")
+    dim, keepdim = _scalar_dim(x, dim, keepdim)
     count = FUNCS["sum"](FUNCS["logical_not"](FUNCS["isnan"](x)), dim, keepdim)
     return FUNCS["div"](nansum(x, dim, keepdim), count)
 
@@ -105,8 +123,11 @@ def logit(input, eps=None):
 @op("sgn")
 def sgn(input):
     x = as_t(input)
+    if x._value.dtype.kind == "b":
+        return wrap(x._value.copy())
     if x._value.dtype.kind != "c":
-        return FUNCS["sign"](x)
+        s = FUNCS["sign"](x)
+        return FUNCS["where"](FUNCS["isnan"](s), 0, s) if x._value.dtype.kind == "f" else s  # sgn(nan) = 0
     a = FUNCS["abs"](x)
     zero = FUNCS["eq"](a, 0)
     return name_grad(FUNCS["where"](zero, 0, FUNCS["div"](x, FUNCS["where"](zero, 1.0, a))), "SgnBackward0")
@@ -138,9 +159,17 @@ METHODS["polygamma"] = _polygamma_method
 
 @op("mvlgamma")
 def mvlgamma(input, p):
+    """sum_{i<p} lgamma(x - i/2) + p(p-1)/4 log(pi) (no domain check: PyTorch gives inf/nan there)."""
+    x = as_t(input)
+    if x._value.dtype.kind == "b":
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
     if int(p) < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
-    return name_grad(ss.multigammaln(float_input(as_t(input)), int(p)), "MvlgammaBackward0")
+    x, p = float_input(x), int(p)
+    r = FUNCS["lgamma"](x)
+    for i in range(1, p):
+        r = FUNCS["add"](r, FUNCS["lgamma"](FUNCS["sub"](x, i / 2)))
+    return name_grad(FUNCS["add"](r, p * (p - 1) / 4 * math.log(math.pi)), "MvlgammaBackward0")
 
 
 def _bool_fn(name, fn):
@@ -176,6 +205,9 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
         raise TypeError("isin() expected at least one of 'elements' and 'test_elements' to be a Tensor")
     ref = elements if isinstance(elements, Tensor) else test_elements
+    for v in (elements, test_elements):
+        if isinstance(v, Tensor) and v._value.dtype.kind in "bc":
+            raise RuntimeError(f"Unsupported input type encountered for isin(): {_kind_name(v._value.dtype)}")
     e = elements._value if isinstance(elements, Tensor) else np.asarray(elements)
     t = test_elements._value if isinstance(test_elements, Tensor) else np.asarray(test_elements)
     xp = xp_of(ref._value)
@@ -201,13 +233,21 @@ def is_nonzero(input):
 
 
 def _kernel_name(name, npd):
-    return f'"{name}_cpu" not implemented for \'{dtypes.from_numpy_dtype(npd).name.title()}\''
+    return f'"{name}_cpu" not implemented for \'{_kind_name(npd)}\''
+
+
+def _tensors(name, input, other, other_name="other"):
+    """PyTorch's Tensor-only binary ops: a number argument is a TypeError."""
+    for pos, (arg, v) in enumerate((("input", input), (other_name, other)), 1):
+        if not isinstance(v, Tensor):
+            raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(v).__name__}")
 
 
 def _binary_float(name, fn, grad_name, ints_ok=False):
     """A binary op that PyTorch only defines for floats (or, ``ints_ok``, also computes on ints)."""
     def f(input, other, *, out=None):
-        (a, b), npd = promote(as_t(input), as_t(other))
+        _tensors(name, input, other)
+        (a, b), npd = promote(input, other)
         if npd.kind in "biu" and not ints_ok:
             raise NotImplementedError(_kernel_name(name, npd))
         return name_grad(fn(a, b), grad_name)
@@ -225,12 +265,15 @@ nextafter = _binary_float("nextafter", lambda a, b: wrap(xp_of(a._value).nextaft
 
 @op("heaviside")
 def heaviside(input, values):
+    _tensors("heaviside", input, values, "values")
     if input._value.dtype != values._value.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     if input._value.dtype.kind == "c":
         raise RuntimeError("heaviside is not yet implemented for complex tensors.")
-    xp = xp_of(input._value)
-    return wrap(xp.asarray(xp.heaviside(input._value, values._value)).astype(input._value.dtype, copy=False))
+    v = input._value
+    xp = xp_of(v)
+    r = xp.where(v == 0, values._value, v > 0)  # NaN input -> 0, as PyTorch
+    return wrap(xp.asarray(r).astype(v.dtype, copy=False))
 
 
 @op("float_power")
@@ -249,7 +292,8 @@ def float_power(input, exponent):
 
 def _int_binary(name, fn):
     def f(input, other):
-        (a, b), npd = promote(as_t(input), as_t(other))
+        _tensors(name, input, other)
+        (a, b), npd = promote(input, other)
         if npd.kind not in "iu":
             raise NotImplementedError(_kernel_name(name, npd))
         av = a._value if isinstance(a, Tensor) else a
@@ -268,6 +312,7 @@ lcm = _int_binary("lcm", lambda xp, a, b: xp.lcm(a, b))
 @op("ldexp")
 def ldexp(input, other):
     """input * 2**other (PyTorch's definition: differentiable in both)."""
+    _tensors("ldexp", input, other)
     x = float_input(as_t(input))
     e = as_t(other)
     if isinstance(e, Tensor) and e._value.dtype.kind in "biu":

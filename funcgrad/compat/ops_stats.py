@@ -14,13 +14,15 @@ import numpy as np
 from . import dtypes
 from ._dispatch import FUNCS, as_t, cast, name_grad, op
 from .device import like, xp_of
+from .ops_math_extra import _kind_name
 from .ops_reduce import _rt_repr, _select_reduce, _take, _take_pos
 from .tensor import Tensor, _dim, wrap
 
 _MODES = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
-def _quantile(name, input, q, dim, keepdim, interpolation, ignore_nan):
+def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
+    name = "quantile"  # PyTorch's messages say quantile() for nanquantile too
     x = as_t(input)
     if x._value.size == 0:
         raise RuntimeError(f"{name}() input tensor must be non-empty")
@@ -73,7 +75,7 @@ def _quantile(name, input, q, dim, keepdim, interpolation, ignore_nan):
         w = wrap(w.astype(vals.dtype))
         r = FUNCS["add"](v_lo, FUNCS["mul"](w, FUNCS["sub"](v_hi, v_lo)))
     r = r.movedim(-1, 0)  # (Q, ...)
-    if keepdim:
+    if keepdim and nd0:
         r = r.unsqueeze(d + 1) if dim is not None else r.reshape((r.shape[0],) + (1,) * nd0)
     if qv.ndim == 0:
         r = r.squeeze(0)
@@ -82,12 +84,12 @@ def _quantile(name, input, q, dim, keepdim, interpolation, ignore_nan):
 
 @op("quantile")
 def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
-    return _quantile("quantile", input, q, dim, keepdim, interpolation, False)
+    return _quantile(input, q, dim, keepdim, interpolation, False)
 
 
 @op("nanquantile")
 def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
-    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, True)
+    return _quantile(input, q, dim, keepdim, interpolation, True)
 
 
 def _nan_lower_median(b, d):
@@ -101,6 +103,8 @@ def _nan_lower_median(b, d):
 @op("nanmedian")
 def nanmedian(input, dim=None, keepdim=False):
     """The lower median of the non-NaN values (NaN where a slice is all NaN), as PyTorch."""
+    if input._value.dtype.kind == "b":
+        raise NotImplementedError("\"median_cpu\" not implemented for 'Bool'")
     if dim is None:
         flat = input.reshape(-1)
         if flat._value.size == 0:
@@ -113,12 +117,11 @@ def nanmedian(input, dim=None, keepdim=False):
 def cov(input, *, correction=1, fweights=None, aweights=None):
     x = as_t(input)
     if x._value.ndim > 2:
-        raise ValueError(f"cov(): expected input to have two or fewer dimensions but got an input with "
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
                          f"{x._value.ndim} dimensions")
     if x._value.dtype.kind in "biu":
         x = cast(x, dtypes.get_default_dtype().dtype)
-    one_d = x._value.ndim < 2
-    if one_d:
+    if x._value.ndim < 2:
         x = x.reshape(1, -1)
     nobs = x._value.shape[1]
     w = None
@@ -158,7 +161,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     xm = sub(x, avg)
     xw = xm if w is None else mul(xm, w)
     c = div(FUNCS["matmul"](xw, xm.transpose(0, 1).conj()), norm if norm != 0 or isinstance(norm, Tensor) else 0.0)
-    return name_grad(c.reshape(()) if one_d else c, "CovBackward0")
+    return name_grad(c.reshape(()) if c._value.size == 1 else c, "CovBackward0")  # squeezed, as PyTorch
 
 
 @op("corrcoef")
@@ -183,7 +186,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
     x = as_t(input)
     npd = x._value.dtype
     if npd.kind != "f":
-        raise NotImplementedError(f"\"histogramdd\" not implemented for '{x.dtype.name.title()}'")
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_kind_name(npd)}'")
     v = x._value
     xp = xp_of(v)
     b = bins._value if isinstance(bins, Tensor) else int(bins)
@@ -197,5 +200,9 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
         wv = weight._value.reshape(-1)
     if range is not None and range[0] > range[1]:
         raise RuntimeError(f"torch.histogram(): min should not exceed max, but got min {range[0]} max {range[1]}")
+    if range is None and v.size:
+        lo, hi = float(v.min()), float(v.max())
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{lo:g}, {hi:g}] is not finite")
     h, edges = xp.histogram(v.reshape(-1), bins=b, range=range, weights=wv, density=bool(density))
     return _hist_t(wrap(h.astype(npd)), wrap(edges.astype(npd)))
