@@ -16,7 +16,7 @@ from ._dispatch import FUNCS as _F, as_t as _as_t, float_input as _fl, name_grad
 __all__ = ["expit", "logit", "erf", "erfc", "erfinv", "gammaln", "digamma", "psi", "polygamma", "multigammaln",
            "i0", "i0e", "i1", "i1e", "ndtr", "ndtri", "log_ndtr", "xlogy", "xlog1py", "sinc", "entr", "logsumexp",
            "softmax", "log_softmax", "round", "exp2", "expm1", "log1p", "gammainc", "gammaincc",
-           "bessel_j0", "bessel_j1"]
+           "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1"]
 
 
 def _unary(name, fn, grad_name):
@@ -49,6 +49,10 @@ log_ndtr = _unary("log_ndtr", _ss.log_ndtr, "SpecialLogNdtrBackward0")
 entr = _unary("entr", _ss.entr, "SpecialEntrBackward0")
 bessel_j0 = _unary("bessel_j0", _ss.j0, "SpecialBesselJ0Backward0")
 bessel_j1 = _unary("bessel_j1", _ss.j1, "SpecialBesselJ1Backward0")
+bessel_y0 = _unary("bessel_y0", _ss.y0, "SpecialBesselY0Backward0")
+bessel_y1 = _unary("bessel_y1", _ss.y1, "SpecialBesselY1Backward0")
+modified_bessel_i0 = _unary("modified_bessel_i0", _ss.i0, "SpecialModifiedBesselI0Backward0")
+modified_bessel_i1 = _unary("modified_bessel_i1", _ss.i1, "SpecialModifiedBesselI1Backward0")
 
 
 def ndtri(input, *, out=None):
