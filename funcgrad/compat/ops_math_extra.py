@@ -208,11 +208,10 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     for v in (elements, test_elements):
         if isinstance(v, Tensor) and v._value.dtype.kind in "bc":
             raise RuntimeError(f"Unsupported input type encountered for isin(): {_kind_name(v._value.dtype)}")
-    e = elements._value if isinstance(elements, Tensor) else np.asarray(elements)
-    t = test_elements._value if isinstance(test_elements, Tensor) else np.asarray(test_elements)
-    xp = xp_of(ref._value)
-    r = xp.isin(like(e, ref._value), like(t, ref._value), assume_unique=assume_unique, invert=invert)
-    return wrap(xp.asarray(r))
+    e = elements._value if isinstance(elements, Tensor) else like(np.asarray(elements), ref._value)
+    t = test_elements._value if isinstance(test_elements, Tensor) else like(np.asarray(test_elements), ref._value)
+    r = xp_of(ref._value).isin(e, t, assume_unique=assume_unique, invert=invert)
+    return wrap(r)
 
 
 @op("positive")
@@ -278,9 +277,8 @@ def heaviside(input, values):
 
 @op("float_power")
 def float_power(input, exponent):
-    kind = "c" if any(isinstance(v, (Tensor, complex)) and np.asarray(
-        v._value if isinstance(v, Tensor) else v).dtype.kind == "c" for v in (input, exponent)) else "f"
-    npd = np.dtype(np.complex128 if kind == "c" else np.float64)
+    cplx = any(v._value.dtype.kind == "c" if isinstance(v, Tensor) else isinstance(v, complex) for v in (input, exponent))
+    npd = np.dtype(np.complex128 if cplx else np.float64)
     a = cast(as_t(input), npd) if isinstance(input, Tensor) else input
     b = cast(as_t(exponent), npd) if isinstance(exponent, Tensor) else exponent
     if not isinstance(a, Tensor):

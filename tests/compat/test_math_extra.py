@@ -219,3 +219,20 @@ def test_special_module():
         assert gradcheck(getattr(sp, name), (_t([0.2, 0.6], True),)), name
     assert gradcheck(sp.xlog1py, (_t([0.2, 0.6], True), _t([0.5, 1.5], True)))
     assert math.isclose(float(sp.ndtri(torch.tensor(0.975))), 1.959964, rel_tol=1e-6)
+
+
+def test_standin_device():
+    """Nothing here computes with numpy on tensor data: the strict stand-in device refuses it."""
+    d = torch.device("standin:0")
+    x = torch.tensor([[1.0, nan, 3.0, 0.5], [2.0, 4.0, 1.0, 3.0]], device=d, requires_grad=True)
+    outs = [torch.nansum(x), torch.nanmean(x, 1), torch.sgn(x), torch.sinc(x), torch.isneginf(x), torch.isposinf(x),
+            torch.isreal(x), torch.signbit(x), torch.i0(x), torch.frexp(x).mantissa, torch.logit(x.sigmoid(), 0.1),
+            torch.heaviside(x, torch.tensor([0.5], device=d)), torch.nextafter(x, x), torch.renorm(x, 2, 0, 1.0),
+            torch.ldexp(x, torch.tensor([1.0], device=d)), torch.float_power(x, 2), torch.float_power(2, x),
+            torch.mvlgamma(x.abs() + 2, 2), torch.special.ndtri(x.sigmoid()), torch.sgn(torch.tensor([1j], device=d)),
+            torch.isin(torch.tensor([1, 2], device=d), 2), torch.isin(2, torch.tensor([1, 2], device=d)),
+            torch.gcd(torch.tensor([4], device=d), torch.tensor([6], device=d)), torch.fmax(x, x)]
+    assert all(o.device == d for o in outs)
+    assert torch.is_nonzero(torch.tensor([1.0], device=d))
+    torch.nansum(torch.renorm(x, 2, 0, 1.0)).backward()
+    assert x.grad.device == d

@@ -138,3 +138,18 @@ def test_histogram():
         torch.histogram(torch.tensor([1, 2]), 2)
     with pytest.raises(RuntimeError, match="not finite"):
         torch.histogram(torch.tensor([1.0, nan]), 2)
+
+
+def test_standin_device():
+    """Nothing here computes with numpy on tensor data: the strict stand-in device refuses it."""
+    d = "standin"
+    x = torch.tensor([[1.0, nan, 3.0, 0.5], [2.0, 4.0, 1.0, 3.0]], device=d, requires_grad=True)
+    r = torch.nanquantile(x, torch.tensor([0.25, 0.5], device=d), 1)
+    r.sum().backward()
+    assert r.device == x.grad.device == torch.device("standin:0")
+    assert torch.nanmedian(x, 1).indices.device == torch.device("standin:0")
+    c = torch.tensor(rng.standard_normal((3, 5)), device=d, requires_grad=True)
+    torch.corrcoef(c).sum().backward()
+    w = torch.tensor([1, 2, 1, 1, 1], device=d)
+    assert torch.cov(c, fweights=w, aweights=torch.rand(5, dtype=torch.float64).to(d)).device == torch.device("standin:0")
+    assert torch.histogram(c.detach().reshape(-1), 3).hist.device == torch.device("standin:0")
