@@ -113,6 +113,21 @@ def nanmedian(input, dim=None, keepdim=False):
     return _select_reduce("nanmedian", input, dim, keepdim, _nan_lower_median)
 
 
+def _weights(w, name, kinds, kind_name, nobs):
+    """cov's ``fweights``/``aweights``, checked as PyTorch checks them."""
+    if w is None:
+        return None
+    v = w._value
+    if v.dtype.kind not in kinds:
+        raise RuntimeError(f"cov(): expected {name} to have {kind_name} dtype but got {name} with "
+                           f"{_kind_name(v.dtype)} dtype")
+    if v.ndim > 1 or v.size != nobs:
+        raise RuntimeError(f"cov(): expected {name} to have one dimension and {nobs} elements")
+    if bool((v < 0).any()):
+        raise RuntimeError(f"cov(): {name} cannot be negative")
+    return w
+
+
 @op("cov")
 def cov(input, *, correction=1, fweights=None, aweights=None):
     x = as_t(input)
@@ -124,26 +139,11 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     if x._value.ndim < 2:
         x = x.reshape(1, -1)
     nobs = x._value.shape[1]
-    w = None
-    if fweights is not None:
-        if fweights._value.dtype.kind not in "iu":
-            raise RuntimeError(f"cov(): expected fweights to have integral dtype but got fweights with "
-                               f"{fweights.dtype} dtype")
-        if fweights._value.ndim > 1 or fweights._value.size != nobs:
-            raise RuntimeError(f"cov(): expected fweights to have one dimension and {nobs} elements")
-        if (fweights._value < 0).any():
-            raise RuntimeError("cov(): fweights cannot be negative")
-        w = fweights
-    if aweights is not None:
-        if aweights._value.dtype.kind != "f":
-            raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got aweights with "
-                               f"{aweights.dtype} dtype")
-        if aweights._value.ndim > 1 or aweights._value.size != nobs:
-            raise RuntimeError(f"cov(): expected aweights to have one dimension and {nobs} elements")
-        if (aweights._value < 0).any():
-            raise RuntimeError("cov(): aweights cannot be negative")
-        w = aweights if w is None else FUNCS["mul"](w, aweights)
-    add, sub, mul, div, sum_ = (FUNCS[k] for k in ("add", "sub", "mul", "div", "sum"))
+    w = _weights(fweights, "fweights", "iu", "integral", nobs)
+    aw = _weights(aweights, "aweights", "f", "floating point", nobs)
+    if aw is not None:
+        w = aw if w is None else FUNCS["mul"](w, aw)
+    sub, mul, div, sum_ = (FUNCS[k] for k in ("sub", "mul", "div", "sum"))
     if w is None:
         w_sum = float(nobs)
         avg = FUNCS["mean"](x, 1, True)
@@ -157,10 +157,10 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     if isinstance(norm, Tensor):
         norm = FUNCS["where"](FUNCS["le"](norm, 0), 0.0, norm)
     else:
-        norm = max(norm, 0)
+        norm = float(max(norm, 0))  # <= 0: inf/nan results, as PyTorch
     xm = sub(x, avg)
     xw = xm if w is None else mul(xm, w)
-    c = div(FUNCS["matmul"](xw, xm.transpose(0, 1).conj()), norm if norm != 0 or isinstance(norm, Tensor) else 0.0)
+    c = div(FUNCS["matmul"](xw, xm.transpose(0, 1).conj()), norm)
     return name_grad(c.reshape(()) if c._value.size == 1 else c, "CovBackward0")  # squeezed, as PyTorch
 
 
