@@ -15,7 +15,7 @@ from . import dtypes
 from ._dispatch import FUNCS, as_t, cast, name_grad, op
 from .device import like, xp_of
 from .ops_math_extra import _kind_name
-from .ops_reduce import _rt_repr, _select_reduce, _take, _take_pos
+from .ops_reduce import _rt_repr, _select_reduce, _take
 from .tensor import Tensor, _dim, wrap
 
 _MODES = ("linear", "lower", "higher", "midpoint", "nearest")

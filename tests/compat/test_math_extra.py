@@ -189,7 +189,7 @@ def test_renorm():
         n = np.sum(np.abs(a) ** p, axis=axes, keepdims=True) ** (1 / p)
         ref = a * np.where(n > maxnorm, maxnorm / (n + 1e-7), 1.0)
         np.testing.assert_allclose(_np(torch.renorm(_t(a), p, dim, maxnorm)), ref)
-        assert gradcheck(lambda v: v.renorm(p, dim, maxnorm), (_t(a, True),))
+        assert gradcheck(lambda v, p=p, dim=dim, m=maxnorm: v.renorm(p, dim, m), (_t(a, True),))
     with pytest.raises(RuntimeError, match="at least 2 dimensions"):
         torch.renorm(torch.ones(3), 2, 0, 1.0)
 
