@@ -9,9 +9,8 @@ and histogram are in ops_stats.py.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import math
+from collections import namedtuple
 
 import numpy as np
 
