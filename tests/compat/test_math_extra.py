@@ -236,3 +236,18 @@ def test_standin_device():
     assert torch.is_nonzero(torch.tensor([1.0], device=d))
     torch.nansum(torch.renorm(x, 2, 0, 1.0)).backward()
     assert x.grad.device == d
+
+
+def test_import_torch_special_under_the_launcher(tmp_path):
+
+    from tests.compat.test_launcher import launch
+
+    r = launch(tmp_path, """
+        import torch
+        import torch.special
+        from torch.special import ndtri
+        print(float(ndtri(torch.tensor(0.5))), torch.special.expit(torch.tensor([0.0])).tolist(),
+              torch.finfo(torch.float64).eps == 2.0 ** -52)
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0.0", "[0.5]", "True"]
