@@ -239,7 +239,6 @@ def test_standin_device():
 
 
 def test_import_torch_special_under_the_launcher(tmp_path):
-
     from tests.compat.test_launcher import launch
 
     r = launch(tmp_path, """
