@@ -26,7 +26,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     x = as_t(input)
     if x._value.size == 0:
         raise RuntimeError(f"{name}() input tensor must be non-empty")
-    if x._value.dtype.kind != "f":
+    if x._value.dtype not in (np.float32, np.float64):
         raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
     if isinstance(q, Tensor):
         if q._value.dtype != x._value.dtype:
