@@ -17,6 +17,7 @@ from . import graph as _graph  # noqa: F401  (installs the compat trace)
 from ._dispatch import FUNCS as _FUNCS, METHODS as _METHODS
 from . import ops_elementwise, ops_shape, ops_index, ops_convert, ops_reduce, ops_linalg, ops_rounding  # noqa: F401
 from . import ops_sequence, ops_build, ops_complex  # noqa: F401,E402
+from . import ops_math_extra, ops_stats  # noqa: F401,E402
 from . import inplace_methods as _inplace_methods  # noqa: F401
 from .creation import *  # noqa: F401,F403
 from .creation import LEGACY as _LEGACY
@@ -34,7 +35,7 @@ from .tensor import Size, Tensor  # noqa: F401
 from . import autograd  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import nn, optim, utils  # noqa: E402,F401
-from . import fft, func  # noqa: E402,F401
+from . import fft, func, special  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from .sampling import multinomial  # noqa: E402,F401
 from . import _layout, backends, distributions, jit, onnx, version  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
