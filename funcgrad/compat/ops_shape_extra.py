@@ -502,3 +502,21 @@ def pdist(input, p=2):
     a = FUNCS["index_select"](input, 0, _int_t(i, input))
     b = FUNCS["index_select"](input, 0, _int_t(j, input))
     return name_grad(_pdist(FUNCS["sub"](a, b), p), "PdistBackward0")
+
+
+@op("poisson", method=False)
+def poisson(input, generator=None):
+    """Poisson draws with the element-wise rates of ``input`` (same dtype); zero gradient, as PoissonBackward0."""
+    from .creation import _rng  # noqa: PLC0415
+
+    buf = input._value
+    if buf.dtype.kind != "f":
+        raise NotImplementedError(f'"poisson_cpu" not implemented for \'{input.dtype.legacy_name}\'')
+    host = np.asarray(input.detach().cpu()._value)
+    if host.size and bool(((host < 0) | np.isnan(host)).any()):
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    draws = wrap(like(np.asarray(_rng(generator).poisson(host), buf.dtype).reshape(buf.shape), buf))
+    if input.requires_grad:
+        never = wrap(xp_of(buf).zeros(buf.shape, np.bool_))
+        return name_grad(FUNCS["where"](never, input, draws), "PoissonBackward0")
+    return draws
