@@ -1,0 +1,172 @@
+"""Scatter-style ops: scatter_reduce(_), index_copy(_), index_reduce(_), select_scatter, slice_scatter, as_strided.
+
+Built on the core's scatter primitives (scatter_set/add/multiply/min/max), whose rules give the gradients
+(amax/amin: split evenly between ties, as PyTorch).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..primitives.index import getitem_p, parse_index, scatter_add_p, scatter_max_p, scatter_min_p, \
+    scatter_multiply_p, scatter_set_p
+from ._dispatch import FUNCS, apply, cast, method, name_grad, op
+from .device import like, xp_of
+from .graph import link_view
+from .inplace import inplace
+from .tensor import _dim, wrap
+
+__all__ = ["scatter_reduce", "index_copy", "index_reduce", "select_scatter", "slice_scatter", "as_strided"]
+
+
+def _int_t(a, ref):
+    return wrap(like(np.asarray(a, np.int64), ref._value))
+
+
+# --- scatters -----------------------------------------------------------------------------------
+
+_REDUCE = {"sum": scatter_add_p, "prod": scatter_multiply_p, "amax": scatter_max_p, "amin": scatter_min_p,
+           "mean": scatter_add_p}
+
+
+def _identity(reduce, npd):
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    big = np.inf if npd.kind == "f" else (np.iinfo(npd).max if npd.kind in "iu" else True)
+    small = -np.inf if npd.kind == "f" else (np.iinfo(npd).min if npd.kind in "iu" else False)
+    return small if reduce == "amax" else big
+
+
+def _reduce_into(input, template, arrays, src, reduce, include_self, name):
+    if reduce not in _REDUCE:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    npd = input._value.dtype
+    src = cast(src, npd)
+    base = input
+    if not include_self:
+        base = apply(scatter_set_p, input, _identity(reduce, npd), *arrays, template=template)
+    out = apply(_REDUCE[reduce], base, src, *arrays, template=template)
+    if reduce == "mean":
+        ones = wrap(xp_of(input._value).ones(src._value.shape, npd))
+        count = apply(scatter_add_p, wrap(xp_of(input._value).full(input._value.shape, 1 if include_self else 0,
+                                                                   npd)), ones, *arrays, template=template)
+        count = FUNCS["clamp"](count, min=1)
+        out = FUNCS["floor_divide"](out, count) if npd.kind in "iub" else FUNCS["div"](out, count)
+    return name_grad(out, name)
+
+
+@op("scatter_reduce")
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    """``input`` with ``src`` combined into ``input[..., index, ...]`` along ``dim`` by ``reduce``."""
+    from .ops_index import _check_index, _full_index  # noqa: PLC0415
+
+    d = _dim(dim, input._value.ndim)
+    _check_index(input, d, index, "scatter_reduce")
+    if src._value.shape != index._value.shape:
+        src = src[tuple(slice(0, n) for n in index._value.shape)]
+    template, arrays = parse_index(_full_index(index, d, input._value.ndim), input._value.ndim)
+    return _reduce_into(input, template, arrays, src, reduce, include_self, "ScatterReduceBackward0")
+
+
+@method("scatter_reduce_")
+def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+    return inplace(self, lambda s, v: scatter_reduce(s, dim, index, v, reduce, include_self=include_self), src)
+
+
+def _along(input, dim, index, what):
+    d = _dim(dim, input._value.ndim) if input._value.ndim else 0
+    if index._value.ndim > 1:
+        raise IndexError(f"{what}(): Index is supposed to be a vector")
+    if index._value.dtype.kind not in "iu":
+        raise IndexError(f"{what}(): Expected dtype int64 for index")
+    return d, parse_index((slice(None),) * d + (index.reshape(-1),), input._value.ndim)
+
+
+@op("index_copy")
+def index_copy(input, dim, index, source):
+    _, (template, arrays) = _along(input, dim, index, "index_copy")
+    return name_grad(apply(scatter_set_p, input, cast(source, input._value.dtype), *arrays, template=template),
+                     "IndexCopyBackward0")
+
+
+@method("index_copy_")
+def index_copy_(self, dim, index, source):
+    return inplace(self, lambda s, v: index_copy(s, dim, index, v), source)
+
+
+@op("index_reduce")
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    _, (template, arrays) = _along(input, dim, index, "index_reduce")
+    return _reduce_into(input, template, arrays, source, reduce, include_self, "IndexReduceBackward0")
+
+
+@method("index_reduce_")
+def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+    return inplace(self, lambda s, v: index_reduce(s, dim, index, v, reduce, include_self=include_self), source)
+
+
+def _embed(input, src, tpl, name):
+    region = input[tpl]
+    if tuple(src.shape) != tuple(region.shape):
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
+                           f"slice size = {list(region.shape)}")
+    template, arrays = parse_index(tpl, input._value.ndim)
+    return name_grad(apply(scatter_set_p, input, cast(src, input._value.dtype), *arrays, template=template), name)
+
+
+@op("select_scatter")
+def select_scatter(input, src, dim, index):
+    nd = input._value.ndim
+    d = _dim(dim, nd)
+    n = input._value.shape[d]
+    if not -n <= index < n:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(input.shape)} at "
+                         f"dimension {d}")
+    return _embed(input, src, (slice(None),) * d + (int(index) % n,), "SelectScatterBackward0")
+
+
+@op("slice_scatter")
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    d = _dim(dim, input._value.ndim)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    return _embed(input, src, (slice(None),) * d + (slice(start, end, step),), "SliceScatterBackward0")
+
+
+@op("as_strided")
+def as_strided(input, size, stride, storage_offset=None):
+    """A view of ``input``'s storage with the given sizes, strides and offset (in elements)."""
+    v = input._value
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, got strides: "
+                           f"{list(stride)}")
+    base = input._base if input._base is not None else input
+    bv = base._value
+    off = input.storage_offset() if storage_offset is None else int(storage_offset)
+    need = off + (sum((n - 1) * s for n, s in zip(size, stride)) if all(size) else -1) + 1
+    if need > bv.size and all(size):
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {off}, and "
+                           f"itemsize {v.dtype.itemsize} requiring a storage size of {need * v.dtype.itemsize} are "
+                           f"out of bounds for storage of size {bv.size * v.dtype.itemsize}")
+    # storage positions (flat, C order over the contiguous base) of each element of the new view
+    pos = np.full(size, off, np.int64)
+    for k, (n, s) in enumerate(zip(size, stride)):
+        shp = [1] * len(size)
+        shp[k] = n
+        pos = pos + (np.arange(n, dtype=np.int64) * s).reshape(shp)
+    flat = base.reshape(-1)
+    template, arrays = parse_index((_int_t(pos, input),), 1)
+    r = apply(getitem_p, flat, *arrays, template=template)
+    if bv.flags.c_contiguous:
+        isz = v.dtype.itemsize
+        r._value = xp_of(bv).lib.stride_tricks.as_strided(bv.reshape(-1)[off:] if bv.size else bv.reshape(-1),
+                                                         size, tuple(s * isz for s in stride))
+        link_view(r, base)
+    return name_grad(r, "AsStridedBackward0")
