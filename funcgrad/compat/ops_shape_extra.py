@@ -1,6 +1,6 @@
 """More shape, splitting and scatter ops: tile, repeat_interleave, tensordot, broadcast_tensors/shapes,
 unflatten, fliplr/flipud, hsplit/vsplit/dsplit, column_stack, dstack, diagflat, tril/triu_indices,
-unravel_index, unique_consecutive, msort, chain_matmul, combinations, matrix_exp, pdist, poisson (the
+unravel_index, unique_consecutive, msort, chain_matmul, combinations, matrix_exp, pdist, poisson, lu (the
 scatter family is in ops_scatter_extra.py).
 
 Compositions of compat's views, cat, flip, index_select and mm: the gradients come from those ops' rules.
@@ -365,3 +365,41 @@ def poisson(input, generator=None):
         never = wrap(xp_of(buf).zeros(buf.shape, np.bool_))
         return name_grad(FUNCS["where"](never, input, draws), "PoissonBackward0")
     return draws
+
+
+@op("lu")
+def lu(A, pivot=True, get_infos=False, out=None):
+    """Deprecated ``torch.lu``: ``(LU, pivots[, infos])``, packed factors and 1-based int32 pivots of (batches
+    of) square matrices (funcgrad.scipy.linalg.lu_factor per matrix; differentiable in A)."""
+    from ..scipy.linalg import lu_factor  # noqa: PLC0415
+
+    warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
+                  "removed in a future PyTorch release.", UserWarning, stacklevel=2)
+    if not pivot:
+        raise RuntimeError("lu without pivoting is not implemented on the CPU")
+    nd = A._value.ndim
+    if nd < 2:
+        raise RuntimeError("linalg.lu_factor: The input tensor A must have at least 2 dimensions.")
+    if A._value.dtype.kind not in "fc":
+        raise RuntimeError(f"linalg.lu_factor: Expected a floating point or complex tensor as input. Got {A.dtype}"
+                           .replace("torch.", ""))
+    m, n = A.shape[-2], A.shape[-1]
+    if m != n:
+        raise RuntimeError(f"linalg.lu_factor: A must be batches of square matrices, but they are {m} by {n} matrices")
+    batch = tuple(A.shape[:-2])
+    mats = A.reshape(-1, n, n).unbind(0) if n else ()
+    lus, pivs, infos = [], [], []
+    for a in mats:
+        f, p = lu_factor(a)
+        lus.append(f)
+        pivs.append(np.asarray(p, np.int64) + 1)
+        d = np.abs(np.diagonal(np.asarray(f.detach().cpu()._value)))
+        infos.append(int(np.flatnonzero(d == 0)[0]) + 1 if (d == 0).any() else 0)
+    if lus:
+        packed = FUNCS["stack"](lus).reshape(A.shape)
+    else:
+        packed = A.clone()
+    piv = wrap(like(np.array(pivs, np.int32).reshape(batch + (n,)), A._value))
+    if get_infos:
+        return packed, piv, wrap(like(np.array(infos, np.int32).reshape(batch), A._value))
+    return name_grad(packed, "LinalgLuFactorExBackward0"), piv

@@ -371,3 +371,20 @@ def test_poisson():
     assert torch.poisson(torch.zeros(0)).shape == (0,)
     with pytest.raises(RuntimeError, match="non-negative"):
         torch.poisson(_t([-1.0]))
+
+
+def test_lu_deprecated():
+    a = R.randn(2, 4, 4)
+    with pytest.warns(UserWarning, match="deprecated"):
+        packed, piv, info = torch.lu(_t(a), get_infos=True)
+    assert piv.dtype == torch.int32 and info.dtype == torch.int32 and info.shape == (2,)
+    for k in range(2):
+        lu, p = scipy.linalg.lu_factor(a[k])
+        np.testing.assert_allclose(_np(packed[k]), lu, rtol=1e-12)
+        np.testing.assert_array_equal(_np(piv[k]), p + 1)  # 1-based, as LAPACK
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert torch.lu(_t([[1.0, 2.0], [2.0, 4.0]]), get_infos=True)[2].item() == 2  # singular: U[1, 1] == 0
+        _gc(lambda x: x.lu()[0], a[0])
+        with pytest.raises(RuntimeError, match="square"):
+            torch.lu(_t(R.randn(2, 3)))
