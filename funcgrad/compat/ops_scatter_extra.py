@@ -10,6 +10,7 @@ import numpy as np
 
 from ..primitives.index import getitem_p, parse_index, scatter_add_p, scatter_max_p, scatter_min_p, \
     scatter_multiply_p, scatter_set_p
+from . import dtypes
 from ._dispatch import FUNCS, apply, cast, method, name_grad, op
 from .device import like, xp_of
 from .graph import link_view
@@ -64,6 +65,8 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
 
     d = _dim(dim, input._value.ndim)
     _check_index(input, d, index, "scatter_reduce")
+    if src._value.dtype != input._value.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if src._value.shape != index._value.shape:
         src = src[tuple(slice(0, n) for n in index._value.shape)]
     template, arrays = parse_index(_full_index(index, d, input._value.ndim), input._value.ndim)
@@ -75,20 +78,36 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
     return inplace(self, lambda s, v: scatter_reduce(s, dim, index, v, reduce, include_self=include_self), src)
 
 
-def _along(input, dim, index, what):
-    d = _dim(dim, input._value.ndim) if input._value.ndim else 0
+def _same_dtype(input, src, what):
+    if src._value.dtype != input._value.dtype:
+        a, b = (dtypes.from_numpy_dtype(x._value.dtype).legacy_name for x in (input, src))
+        raise RuntimeError(f"{what}: self ({a}) and source ({b}) must have the same scalar type")
+
+
+def _along(input, dim, index, source, what):
+    """index_copy/index_reduce: checks, and the index template along ``dim`` (0-d input: as 1-element)."""
     if index._value.ndim > 1:
-        raise IndexError(f"{what}(): Index is supposed to be a vector")
+        raise IndexError(f"{what}_(): Index should have dimension 1 or 0 (got {index._value.ndim})")
     if index._value.dtype.kind not in "iu":
-        raise IndexError(f"{what}(): Expected dtype int64 for index")
-    return d, parse_index((slice(None),) * d + (index.reshape(-1),), input._value.ndim)
+        raise RuntimeError(f"{what}_(): Expected dtype int32/int64 for index but got: "
+                           f"{dtypes.from_numpy_dtype(index._value.dtype).legacy_name}")
+    _same_dtype(input, source, f"{what}_()")
+    d = _dim(dim, max(input._value.ndim, 1))
+    return d, parse_index((slice(None),) * d + (index.reshape(-1),), max(input._value.ndim, 1))
+
+
+def _as_1d(input, source, fn):
+    """Run ``fn(input, source)`` with a 0-d input (and source) as 1-element tensors; the result 0-d again."""
+    if input._value.ndim:
+        return fn(input, source)
+    return fn(input.reshape(1), source.reshape(1)).reshape(())
 
 
 @op("index_copy")
 def index_copy(input, dim, index, source):
-    _, (template, arrays) = _along(input, dim, index, "index_copy")
-    return name_grad(apply(scatter_set_p, input, cast(source, input._value.dtype), *arrays, template=template),
-                     "IndexCopyBackward0")
+    _, (template, arrays) = _along(input, dim, index, source, "index_copy")
+    return _as_1d(input, source, lambda x, s: name_grad(apply(scatter_set_p, x, s, *arrays, template=template),
+                                                      "IndexCopyBackward0"))
 
 
 @method("index_copy_")
@@ -100,8 +119,9 @@ def index_copy_(self, dim, index, source):
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
-    _, (template, arrays) = _along(input, dim, index, "index_reduce")
-    return _reduce_into(input, template, arrays, source, reduce, include_self, "IndexReduceBackward0")
+    _, (template, arrays) = _along(input, dim, index, source, "index_reduce")
+    return _as_1d(input, source, lambda x, s: _reduce_into(x, template, arrays, s, reduce, include_self,
+                                                         "IndexReduceBackward0"))
 
 
 @method("index_reduce_")

@@ -115,7 +115,7 @@ def broadcast_shapes(*shapes):
     norm = [(int(s),) if isinstance(s, (int, np.integer)) else tuple(int(d) for d in s) for s in shapes]
     for s in norm:
         if any(d < 0 for d in s):
-            raise RuntimeError(f"Trying to create tensor with negative dimension {min(s)}: {list(s)}")
+            raise ValueError("Attempting to broadcast a dimension with negative length!")
     try:
         return Size(np.broadcast_shapes(*norm))
     except ValueError:

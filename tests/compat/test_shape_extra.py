@@ -388,3 +388,18 @@ def test_lu_deprecated():
         _gc(lambda x: x.lu()[0], a[0])
         with pytest.raises(RuntimeError, match="square"):
             torch.lu(_t(R.randn(2, 3)))
+
+
+def test_scatter_family_checks():
+    with pytest.raises(RuntimeError, match="dtype"):
+        torch.zeros(3).scatter_reduce(0, torch.tensor([0, 1]), torch.tensor([1, 2]), "sum")
+    with pytest.raises(RuntimeError, match="same scalar type"):
+        torch.zeros(3, 2).index_copy(0, torch.tensor([0]), torch.ones(1, 2, dtype=torch.int64))
+    with pytest.raises(RuntimeError, match="for index"):
+        torch.zeros(3, 2).index_reduce(0, torch.tensor([0.0]), torch.ones(1, 2), "amax")
+    with pytest.raises(IndexError, match="dimension 1 or 0"):
+        torch.zeros(3, 2).index_copy(0, torch.tensor([[0]]), torch.ones(1, 2))
+    r = torch.tensor(1.0).index_copy(0, torch.tensor([0]), torch.tensor([5.0]))  # 0-d input
+    assert r.shape == () and r.item() == 5.0
+    with pytest.raises(ValueError, match="negative"):
+        torch.broadcast_shapes((-1,), (3,))
