@@ -392,7 +392,7 @@ def lu(A, pivot=True, get_infos=False, out=None):
     for a in mats:
         f, p = lu_factor(a)
         lus.append(f)
-        pivs.append(np.asarray(p, np.int64) + 1)
+        pivs.append(np.asarray(p.cpu()._value if isinstance(p, Tensor) else p, np.int64) + 1)
         d = np.abs(np.diagonal(np.asarray(f.detach().cpu()._value)))
         infos.append(int(np.flatnonzero(d == 0)[0]) + 1 if (d == 0).any() else 0)
     if lus:

@@ -403,3 +403,37 @@ def test_scatter_family_checks():
     assert r.shape == () and r.item() == 5.0
     with pytest.raises(ValueError, match="negative"):
         torch.broadcast_shapes((-1,), (3,))
+
+
+def test_on_standin_device():
+    """The ops keep the strict CPU stand-in device (no hard-coded numpy on data) and match the cpu."""
+    x0 = R.randn(3, 4)
+    idx = [[0, 1, 0, 2], [2, 2, 0, 0], [1, 1, 1, 1]]
+    fns = [
+        lambda x, d: torch.tile(x, (2,)),
+        lambda x, d: x.repeat_interleave(torch.tensor([1, 0, 2], device=d), dim=0),
+        lambda x, d: torch.tensordot(x, x.t(), 1),
+        lambda x, d: x.unflatten(1, (2, 2)),
+        lambda x, d: torch.column_stack([x, x.fliplr()]),
+        lambda x, d: x.scatter_reduce(1, torch.tensor(idx, device=d), x * 2, "amax", include_self=False),
+        lambda x, d: x.index_reduce(0, torch.tensor([2, 0, 0], device=d), x * 2, "mean"),
+        lambda x, d: x.slice_scatter(x[:, :2] * 3, 1, 0, 2),
+        lambda x, d: (x * 1).as_strided((2, 2), (1, 4), 1),
+        lambda x, d: torch.pdist(x),
+        lambda x, d: torch.matrix_exp(x[:, :3]),
+    ]
+    for f in fns:
+        res = []
+        for d in ("cpu", "standin"):
+            x = torch.tensor(x0, device=d, requires_grad=True)
+            out = f(x, d)
+            assert out.device.type == d
+            (out * out).sum().backward()
+            res.append((_np(out.cpu()), _np(x.grad.cpu())))
+        np.testing.assert_allclose(res[1][0], res[0][0])
+        np.testing.assert_allclose(res[1][1], res[0][1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lu, piv = torch.lu(torch.tensor(x0[:, :3], device="standin"))
+    assert lu.device.type == piv.device.type == "standin"
+    assert torch.unique_consecutive(torch.tensor([1, 1, 2], device="standin")).device.type == "standin"
