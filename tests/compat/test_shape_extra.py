@@ -437,3 +437,16 @@ def test_on_standin_device():
         lu, piv = torch.lu(torch.tensor(x0[:, :3], device="standin"))
     assert lu.device.type == piv.device.type == "standin"
     assert torch.unique_consecutive(torch.tensor([1, 1, 2], device="standin")).device.type == "standin"
+
+
+def test_second_order():
+    idx = torch.tensor([[0, 1, 0, 2], [2, 2, 0, 0]])
+    cases = [
+        (lambda a, s: torch.scatter_reduce(a, 1, idx, s, "amax", include_self=False) ** 2, (R.randn(2, 4), R.randn(2, 4))),
+        (lambda a, s: torch.scatter_reduce(a, 1, idx, s, "mean") ** 2, (R.randn(2, 4), R.randn(2, 4))),
+        (lambda a, b: torch.tensordot(a, b, 1) ** 2, (R.randn(2, 3), R.randn(3, 2))),
+        (lambda a: (a * 1).as_strided((2, 2), (1, 2), 1) ** 2, (R.randn(3, 3),)),
+        (lambda a: torch.pdist(a) ** 2, (R.randn(3, 3),)),
+    ]
+    for f, arrays in cases:
+        assert torch.autograd.gradgradcheck(f, tuple(_t(a, True) for a in arrays))
