@@ -15,7 +15,7 @@ from ._dispatch import FUNCS, apply, cast, method, name_grad, op
 from .device import like, xp_of
 from .graph import link_view
 from .inplace import inplace
-from .tensor import _dim, wrap
+from .tensor import _addr, _dim, _lowest, root, wrap
 
 __all__ = ["scatter_reduce", "index_copy", "index_reduce", "select_scatter", "slice_scatter", "as_strided"]
 
@@ -157,9 +157,23 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     return _embed(input, src, (slice(None),) * d + (slice(start, end, step),), "SliceScatterBackward0")
 
 
+def _storage_index(buf, lo):
+    """Element index (in the storage starting at address ``lo``) of each element of ``buf``: host bookkeeping."""
+    isz = buf.dtype.itemsize
+    idx = np.full(buf.shape, (_addr(buf) - lo) // isz, np.int64)
+    for k, (n, st) in enumerate(zip(buf.shape, buf.strides)):
+        shp = [1] * buf.ndim
+        shp[k] = n
+        idx = idx + (np.arange(n, dtype=np.int64) * (st // isz)).reshape(shp)
+    return idx
+
+
 @op("as_strided")
 def as_strided(input, size, stride, storage_offset=None):
-    """A view of ``input``'s storage with the given sizes, strides and offset (in elements)."""
+    """A view of ``input``'s storage with the given sizes, strides and offset (in elements).
+
+    Values are read from the storage; the gradient flows to the elements of ``input``'s base (or of
+    ``input``) that the view covers, adding up where the view's elements overlap."""
     v = input._value
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
     if len(size) != len(stride):
@@ -167,26 +181,40 @@ def as_strided(input, size, stride, storage_offset=None):
     if any(s < 0 for s in stride):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got strides: "
                            f"{list(stride)}")
-    base = input._base if input._base is not None else input
-    bv = base._value
+    isz = v.dtype.itemsize
+    rt = root(v)
+    lo = _lowest(rt)
+    total = rt.nbytes // isz
     off = input.storage_offset() if storage_offset is None else int(storage_offset)
     need = off + (sum((n - 1) * s for n, s in zip(size, stride)) if all(size) else -1) + 1
-    if need > bv.size and all(size):
+    if need > total and all(size):
         raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {off}, and "
-                           f"itemsize {v.dtype.itemsize} requiring a storage size of {need * v.dtype.itemsize} are "
-                           f"out of bounds for storage of size {bv.size * v.dtype.itemsize}")
-    # storage positions (flat, C order over the contiguous base) of each element of the new view
-    pos = np.full(size, off, np.int64)
+                           f"itemsize {isz} requiring a storage size of {need * isz} are "
+                           f"out of bounds for storage of size {total * isz}")
+    pos = np.full(size, off, np.int64)  # the storage element each element of the result reads
     for k, (n, s) in enumerate(zip(size, stride)):
         shp = [1] * len(size)
         shp[k] = n
         pos = pos + (np.arange(n, dtype=np.int64) * s).reshape(shp)
-    flat = base.reshape(-1)
-    template, arrays = parse_index((_int_t(pos, input),), 1)
-    r = apply(getitem_p, flat, *arrays, template=template)
-    if bv.flags.c_contiguous:
-        isz = v.dtype.itemsize
-        r._value = xp_of(bv).lib.stride_tricks.as_strided(bv.reshape(-1)[off:] if bv.size else bv.reshape(-1),
-                                                         size, tuple(s * isz for s in stride))
-        link_view(r, base)
+    base = input._base if input._base is not None else input
+    table = np.full(max(total, 1), -1, np.int64)  # storage element -> flat index into base
+    table[_storage_index(base._value, lo).reshape(-1)] = np.arange(base._value.size)
+    src = table[pos] if pos.size else pos
+    xp = xp_of(v)
+    flat_storage = xp.lib.stride_tricks.as_strided(rt, (total,), (isz,)) if total else rt.reshape(-1)
+    values = xp.lib.stride_tricks.as_strided(flat_storage[off:] if total else flat_storage, size,
+                                             tuple(s * isz for s in stride))
+    covered = src >= 0
+    if base._value.size == 0 or not covered.all():
+        # parts of the storage outside the base: their values, with no gradient path
+        r = wrap(values.copy())
+        if base._value.size and covered.any():
+            template, arrays = parse_index((_int_t(np.where(covered, src, 0), input),), 1)
+            g = apply(getitem_p, base.reshape(-1), *arrays, template=template)
+            r = FUNCS["where"](wrap(like(covered, v)), g, r)
+    else:
+        template, arrays = parse_index((_int_t(src, input),), 1)
+        r = apply(getitem_p, base.reshape(-1), *arrays, template=template)
+    r._value = values
+    link_view(r, base)
     return name_grad(r, "AsStridedBackward0")

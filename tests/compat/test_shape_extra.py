@@ -314,6 +314,14 @@ def test_as_strided():
     with pytest.raises(RuntimeError, match="out of bounds"):
         t.as_strided((3,), (6,), 1)
     _gc(lambda x: (x * 1).as_strided((2, 3), (1, 2), 1), R.randn(3, 4))  # overlapping windows add up
+    # over the storage, not the tensor: a detached slice keeps its offset; parts outside it get no gradient
+    x = torch.arange(6.0)[1:].detach().requires_grad_()
+    y = x.as_strided((3,), (2,), 0)
+    np.testing.assert_array_equal(_np(y), [0.0, 2.0, 4.0])
+    assert y._base is x
+    y.sum().backward()
+    np.testing.assert_array_equal(_np(x.grad), [0, 1, 0, 1, 0])
+    np.testing.assert_array_equal(_np(torch.arange(12.0).reshape(3, 4).t().as_strided((2,), (3,))), [0.0, 3.0])
 
 
 def test_chain_matmul_combinations():
