@@ -218,3 +218,18 @@ def as_strided(input, size, stride, storage_offset=None):
     r._value = values
     link_view(r, base)
     return name_grad(r, "AsStridedBackward0")
+
+
+@method("as_strided_")
+def as_strided_(self, size, stride, storage_offset=None):
+    """``self`` made the :func:`as_strided` view of its storage (sizes, strides and offset change in place)."""
+    from .grad_mode import STATE  # noqa: PLC0415
+    from .inplace import _check_leaf  # noqa: PLC0415
+
+    if STATE.enabled:
+        _check_leaf(self)
+    r = as_strided(self, size, stride, storage_offset)
+    self._value = r._value
+    if r.requires_grad and STATE.enabled:
+        self.grad_fn, self._output_nr = r.grad_fn, r._output_nr
+    return self

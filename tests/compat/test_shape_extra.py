@@ -458,3 +458,18 @@ def test_second_order():
     ]
     for f, arrays in cases:
         assert torch.autograd.gradgradcheck(f, tuple(_t(a, True) for a in arrays))
+
+
+def test_as_strided_inplace():
+    x = torch.arange(6.0)
+    assert x.as_strided_((2, 2), (1, 2), 1) is x
+    np.testing.assert_array_equal(_np(x), [[1.0, 3.0], [2.0, 4.0]])
+    assert x.stride() == (1, 2) and x.storage_offset() == 1
+    leaf = _t(R.randn(4), True)
+    with pytest.raises(RuntimeError, match="leaf Variable"):
+        leaf.as_strided_((2,), (2,))
+    w = leaf * 1
+    w.as_strided_((2,), (2,))
+    assert not w.is_leaf and w.shape == (2,)
+    w.sum().backward()
+    np.testing.assert_array_equal(_np(leaf.grad), [1, 0, 1, 0])
