@@ -1,4 +1,4 @@
-"""More shape, splitting and scatter ops: tile, repeat_interleave, tensordot, broadcast_tensors/shapes,
+"""More shape, splitting and building ops: tile, repeat_interleave, tensordot, broadcast_tensors/shapes,
 unflatten, fliplr/flipud, hsplit/vsplit/dsplit, column_stack, dstack, diagflat, tril/triu_indices,
 unravel_index, unique_consecutive, msort, chain_matmul, combinations, matrix_exp, pdist, poisson, lu (the
 scatter family is in ops_scatter_extra.py).
@@ -14,16 +14,12 @@ import warnings
 import numpy as np
 
 from . import dtypes
-from . import ops_scatter_extra  # noqa: F401  (scatter_reduce, index_copy/reduce, *_scatter, as_strided)
 from ._dispatch import FUNCS, ints, name_grad, op
 from .device import like, xp_of
+from .ops_scatter_extra import _int_t  # also registers scatter_reduce, index_copy/reduce, *_scatter, as_strided
 from .tensor import Size, Tensor, _dim, wrap
 
 __all__ = ["tile", "repeat_interleave", "tensordot", "broadcast_tensors", "broadcast_shapes", "unflatten"]
-
-
-def _int_t(a, ref):
-    return wrap(like(np.asarray(a, np.int64), ref._value))
 
 
 @op("tile")
@@ -265,7 +261,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         m = np.moveaxis(v, d, 0).reshape(v.shape[d], -1)
         change = np.ones(m.shape[0], bool)
         change[1:] = (m[1:] != m[:-1]).any(axis=1)
-        vals = np.moveaxis(np.compress(change, v, axis=d), d, d)
+        vals = np.compress(change, v, axis=d)
         inv_shape = (v.shape[d],)
     starts = np.flatnonzero(change)
     res = [wrap(like(np.ascontiguousarray(vals), input._value))]

@@ -52,14 +52,12 @@ def test_repeat_interleave():
     _gc(lambda x: torch.repeat_interleave(x, torch.tensor([2, 0, 1]), dim=0), m)
 
 
-@pytest.mark.parametrize("dims", [0, 1, 2, ([1, 2], [0, 1]), ([0], [1])])
-def test_tensordot(dims):
-    a, b = R.randn(2, 3, 4), R.randn(3, 4, 2) if not isinstance(dims, tuple) or dims[0] != [0] else R.randn(5, 2)
-    if dims == 2:
-        b = R.randn(3, 4)
-    if dims == 1:
-        b = R.randn(4, 3)
-    ref = np.tensordot(a, b, dims if isinstance(dims, int) else dims)
+@pytest.mark.parametrize("dims, bshape", [
+    (0, (3, 2)), (1, (4, 3)), (2, (3, 4)), (([1, 2], [0, 1]), (3, 4, 2)), (([0], [1]), (5, 2)), (([-1], [0]), (4,)),
+])
+def test_tensordot(dims, bshape):
+    a, b = R.randn(2, 3, 4), R.randn(*bshape)
+    ref = np.tensordot(a, b, dims)
     np.testing.assert_allclose(_np(torch.tensordot(_t(a), _t(b), dims)), ref)
     _gc(lambda x, y: torch.tensordot(x, y, dims), a, b)
 
