@@ -25,6 +25,8 @@ __all__ = ["tile", "repeat_interleave", "tensordot", "broadcast_tensors", "broad
 @op("tile")
 def tile(input, *dims):
     dims = ints(dims)
+    if any(k < 0 for k in dims):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(dims)}: {list(dims)}")
     nd = input._value.ndim
     dims = (1,) * (nd - len(dims)) + dims
     return input.repeat(*dims) if dims else input.clone()

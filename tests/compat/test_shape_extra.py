@@ -32,6 +32,9 @@ def test_tile():
     np.testing.assert_array_equal(_np(_t(m).tile(2, 1, 2)), np.tile(m, (2, 1, 2)))
     np.testing.assert_array_equal(_np(torch.tile(_t(2.0), (3,))), np.tile(2.0, 3))
     assert torch.tile(torch.zeros(0, 2), (2, 2)).shape == (0, 4)
+    assert torch.ones(2, 3).tile(0, 1).shape == (0, 3)
+    with pytest.raises(RuntimeError, match="negative dimension"):
+        torch.tile(torch.ones(2), (-1,))
     _gc(lambda x: torch.tile(x, (2, 3)), m)
 
 
