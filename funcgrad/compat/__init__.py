@@ -17,7 +17,7 @@ from . import graph as _graph  # noqa: F401  (installs the compat trace)
 from ._dispatch import FUNCS as _FUNCS, METHODS as _METHODS
 from . import ops_elementwise, ops_shape, ops_index, ops_convert, ops_reduce, ops_linalg, ops_rounding  # noqa: F401
 from . import ops_sequence, ops_build, ops_complex  # noqa: F401,E402
-from . import ops_math_extra, ops_stats  # noqa: F401,E402
+from . import ops_math_extra, ops_shape_extra, ops_stats  # noqa: F401,E402
 from . import inplace_methods as _inplace_methods  # noqa: F401
 from .creation import *  # noqa: F401,F403
 from .creation import LEGACY as _LEGACY
