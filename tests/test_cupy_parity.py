@@ -2,6 +2,7 @@
 without a GPU), and funcgrad gives numpy's results and errors on every backend anyway
 (docs/backends.md)."""
 
+import importlib.metadata
 import os
 import subprocess
 import sys
@@ -190,8 +191,11 @@ def test_plugin_reports_no_device_implementation_as_skip(tmp_path):
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     env.pop("FUNCGRAD_TEST_BACKEND", None)
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-p",
-                           "funcgrad.testing.pytest_plugin", str(tmp_path / "test_gap.py")],
+    # the plugin by its entry point where funcgrad is installed (CI), else by name (a source tree)
+    installed = any(ep.name == "funcgrad" for ep in importlib.metadata.entry_points(group="pytest11"))
+    plugin = [] if installed else ["-p", "funcgrad.testing.pytest_plugin"]
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", *plugin,
+                           str(tmp_path / "test_gap.py")],
                           check=False, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert "1 failed, 1 skipped" in proc.stdout, proc.stdout + proc.stderr
     assert "f has no implementation on device 'cuda'" in proc.stdout
