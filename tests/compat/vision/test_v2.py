@@ -105,3 +105,14 @@ def test_image_type_and_deprecated_to_tensor():
     with pytest.warns(UserWarning, match="`ToTensor\\(\\)` is deprecated"):
         tt = v2.ToTensor()
     assert tt(rgb()).dtype == torch.float32
+
+
+def test_convert_image_dtype_is_todtype_with_scale():
+    img = torch.tensor(np.array([[[0, 128, 255]]], dtype=np.uint8))
+    out = v2.ConvertImageDtype(torch.float32)(img)
+    assert out.dtype == torch.float32
+    np.testing.assert_allclose(out.numpy(), np.array([[[0, 128, 255]]]) / 255.0, rtol=1e-6)
+    assert v2.ConvertImageDtype()(img).dtype == torch.float32
+    back = v2.ConvertImageDtype(torch.uint8)(out)
+    np.testing.assert_array_equal(back.numpy(), [[[0, 128, 255]]])
+    assert repr(v2.ConvertImageDtype(torch.float64)) == "ConvertImageDtype(dtype=torch.float64)"

@@ -169,6 +169,18 @@ class ToDtype(Transform):
         return f"ToDtype(dtype={self.dtype}, scale={self.scale})"
 
 
+class ConvertImageDtype(ToDtype):
+    """torchvision v2's deprecated spelling of ``ToDtype(dtype, scale=True)`` (images only)."""
+
+    def __init__(self, dtype=None):
+        from .... import float32  # noqa: PLC0415
+
+        super().__init__(float32 if dtype is None else dtype, scale=True)
+
+    def __repr__(self):
+        return f"ConvertImageDtype(dtype={self.dtype})"
+
+
 class ToPureTensor(Transform):
     """tv_tensors -> plain Tensors (sharing memory)."""
 
