@@ -17,7 +17,7 @@ from .ops_reduce import _take, _vi, amax_, amin_
 from .tensor import Tensor, _dim, wrap
 
 __all__ = ["nan_to_num", "diff", "logcumsumexp", "cummax", "cummin", "searchsorted", "bucketize", "trapezoid",
-           "aminmax", "bernoulli", "cdist"]
+           "aminmax", "bernoulli", "cdist", "gradient"]
 
 
 def _along(x, d, start, stop):
@@ -76,6 +76,75 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
             break
         x = sub(_along(x, d, 1, None), _along(x, d, 0, length - 1))
     return x
+
+
+def _gradient_1d(x, d, h, edge_order):
+    """numpy.gradient's second-order central differences along ``d``; ``h`` a number or 1-D coordinates."""
+    n = x._value.shape[d]
+    left, mid, right = _along(x, d, None, -2), _along(x, d, 1, -1), _along(x, d, 2, None)
+    first, last = _along(x, d, 0, 1), _along(x, d, n - 1, n)
+    second, penult = _along(x, d, 1, 2), _along(x, d, n - 2, n - 1)
+    if not isinstance(h, Tensor):  # uniform spacing
+        inner = (right - left) / (2.0 * h)
+        if edge_order == 1:
+            lo, hi = (second - first) / h, (last - penult) / h
+        else:
+            third, antepenult = _along(x, d, 2, 3), _along(x, d, n - 3, n - 2)
+            lo = (-1.5 * first + 2.0 * second - 0.5 * third) / h
+            hi = (0.5 * antepenult - 2.0 * penult + 1.5 * last) / h
+        return FUNCS["cat"]([lo, inner, hi], d)
+    shape = [1] * x._value.ndim
+    shape[d] = -1
+    c = h.to(x.dtype).reshape(shape)
+    dx = _along(c, d, 1, None) - _along(c, d, None, -1)  # n - 1 steps
+    hs, hd = _along(dx, d, None, -1), _along(dx, d, 1, None)
+    inner = (hs * hs * right + (hd * hd - hs * hs) * mid - hd * hd * left) / (hs * hd * (hd + hs))
+    if edge_order == 1:
+        lo, hi = (second - first) / _along(dx, d, 0, 1), (last - penult) / _along(dx, d, n - 2, n - 1)
+    else:
+        third, antepenult = _along(x, d, 2, 3), _along(x, d, n - 3, n - 2)
+        a1, a2 = _along(dx, d, 0, 1), _along(dx, d, 1, 2)
+        lo = (-(2.0 * a1 + a2) / (a1 * (a1 + a2)) * first + (a1 + a2) / (a1 * a2) * second
+              - a1 / (a2 * (a1 + a2)) * third)
+        b1, b2 = _along(dx, d, n - 3, n - 2), _along(dx, d, n - 2, n - 1)
+        hi = (b2 / (b1 * (b1 + b2)) * antepenult - (b1 + b2) / (b1 * b2) * penult
+              + (2.0 * b2 + b1) / (b2 * (b1 + b2)) * last)
+    return FUNCS["cat"]([lo, inner, hi], d)
+
+
+@op("gradient", method=False)
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """torch.gradient: one tensor of central differences per dimension in ``dim`` (all by default).
+
+    ``spacing``: a number, a list of numbers (one per dimension) or a list of 1-D coordinate
+    tensors; ``edge_order`` 1 or 2 (one-sided differences of that accuracy at the two ends).
+    """
+    if edge_order not in (1, 2):
+        raise RuntimeError(f"torch.gradient only supports edge_order=1 and edge_order=2, but got {edge_order}")
+    ndim = input._value.ndim
+    given = dim is not None
+    dims = [] if ndim == 0 and not given else list(range(ndim)) if not given else \
+        [_dim(int(v), ndim) for v in (dim if isinstance(dim, (list, tuple)) else (dim,))]
+    if isinstance(spacing, (list, tuple)):
+        if len(spacing) != len(dims):
+            where = "since dim argument was not given" if not given else "the length of dim"
+            raise RuntimeError(
+                f"torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal to "
+                f"'self.dim() = {ndim}', {where}, but got a list of length {len(spacing)}")
+        hs = [as_t(h) if isinstance(h, Tensor) else float(h) for h in spacing]
+    else:
+        hs = [float(spacing.item() if isinstance(spacing, Tensor) else spacing)] * len(dims)
+    x = float_input(input)
+    out = []
+    for d, h in zip(dims, hs):
+        n = x._value.shape[d]
+        if n < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+        if isinstance(h, Tensor) and (h._value.ndim != 1 or h._value.shape[0] != n):
+            raise RuntimeError(f"torch.gradient expected each tensor in spacing to be 1-D with the size of "
+                               f"dimension {d} ({n}), but got shape {tuple(h.shape)}")
+        out.append(_gradient_1d(x, d, h, edge_order))
+    return tuple(out)
 
 
 @op("logcumsumexp")

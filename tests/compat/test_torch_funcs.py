@@ -315,3 +315,41 @@ def test_tensor_split_errors_and_grad():
         torch.tensor_split(torch.ones(3), 0)
     g = _grad(lambda t: sum((p * (i + 1)).sum() for i, p in enumerate(torch.tensor_split(t, 3))), [1.0] * 5)
     np.testing.assert_array_equal(g, [1, 1, 2, 2, 3])
+
+
+# ---- gradient -------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+def test_gradient_matches_numpy(edge_order):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((3, 4, 5))
+    coords = np.cumsum(rng.uniform(0.5, 2.0, 4))
+    for spacing, np_spacing in [(1, ()), (2.5, (2.5,)), ([1.0, 2.0, 0.5], (1.0, 2.0, 0.5))]:
+        got = torch.gradient(torch.tensor(a), spacing=spacing, edge_order=edge_order)
+        want = np.gradient(a, *np_spacing, edge_order=edge_order)
+        assert len(got) == 3
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(_np(g), w, rtol=1e-12, atol=1e-12)
+    (g,) = torch.gradient(torch.tensor(a), spacing=[torch.tensor(coords)], dim=-2, edge_order=edge_order)
+    np.testing.assert_allclose(_np(g), np.gradient(a, coords, axis=1, edge_order=edge_order), rtol=1e-12)
+    g0, g2 = torch.gradient(torch.tensor(a), dim=[0, 2], edge_order=edge_order)
+    np.testing.assert_allclose(_np(g2), np.gradient(a, axis=2, edge_order=edge_order), rtol=1e-12)
+
+
+def test_gradient_dtypes_edges_and_errors():
+    (g,) = torch.gradient(torch.tensor([1, 4, 9, 16, 25]))  # integers: the default float dtype
+    assert g.dtype == torch.float32 and g.tolist() == [3.0, 4.0, 6.0, 8.0, 9.0]
+    assert torch.gradient(torch.tensor(3.0)) == ()
+    with pytest.raises(RuntimeError, match="at least edge_order\\+1"):
+        torch.gradient(torch.tensor([1.0, 2.0]), edge_order=2)
+    with pytest.raises(RuntimeError, match="list of length 2"):
+        torch.gradient(torch.tensor([1.0, 3.0, 7.0]), spacing=[1.0, 2.0])
+    with pytest.raises(RuntimeError, match="edge_order=1 and edge_order=2"):
+        torch.gradient(torch.tensor([1.0, 3.0, 7.0]), edge_order=3)
+
+
+def test_gradient_is_differentiable():
+    x = torch.tensor(np.random.default_rng(4).standard_normal((4, 5)), requires_grad=True)
+    c = torch.tensor([0.0, 0.5, 2.0, 2.5, 4.0])
+    assert torch.autograd.gradcheck(lambda t: torch.gradient(t, spacing=[c], dim=1, edge_order=2)[0], (x,))
+    assert torch.autograd.gradcheck(lambda t: torch.gradient(t, spacing=0.3)[0], (x,))
