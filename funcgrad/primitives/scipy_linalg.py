@@ -23,22 +23,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import namespace_of
 from ..core import Primitive, ShapedArray
 from .linalg import T as _T
 from .linalg import eye_like, matmul, tri_like
 from .special import missing_error, scipy_namespace
 
 __all__ = ["triangular_solve", "expm", "solve_sylvester", "sqrtm", "lu", "lu_pivots", "lu_perm"]
-
-
-def _xp(*bufs):
-    get = XP_OF_TYPE.get
-    for b in bufs:
-        xp = get(type(b))
-        if xp is not None:
-            return xp
-    return np
 
 
 def _linalg(xp):
@@ -56,7 +47,7 @@ _SMALL = 32  # below this size a general LAPACK solve (numpy's gufunc) beats trt
 
 
 def _tri_solve_impl(a, b, lower, trans, unit_diagonal):
-    xp = _xp(a, b)
+    xp = namespace_of(a, b)
     dt = np.result_type(a.dtype, b.dtype, np.float32)
     n = a.shape[0]
     if xp is not np and not unit_diagonal and n and bool((xp.diagonal(a) == 0).any()):
@@ -132,7 +123,7 @@ def _square_abstract(name):
 # --- expm --------------------------------------------------------------------------------------
 
 def _expm_impl(a):
-    xp = _xp(a)
+    xp = namespace_of(a)
     ns = _linalg(xp)
     dt = _float_dtype(a)
     a = a.astype(dt) if a.dtype != dt else a
@@ -166,7 +157,7 @@ expm = expm_p.bind
 # --- Sylvester equation and sqrtm -------------------------------------------------------------
 
 def _sylvester_impl(a, b, q):
-    xp = _xp(a, b, q)
+    xp = namespace_of(a, b, q)
     dt = np.result_type(_float_dtype(a), _float_dtype(b), _float_dtype(q))
     ns = _linalg(xp)
     if ns is not None and hasattr(ns, "solve_sylvester"):
@@ -213,7 +204,7 @@ def solve_sylvester(a, b, q):
 
 
 def _sqrtm_impl(a):
-    xp = _xp(a)
+    xp = namespace_of(a)
     ns = _linalg(xp)
     dt = _float_dtype(a)
     if ns is None or not hasattr(ns, "sqrtm"):
@@ -243,7 +234,7 @@ sqrtm = sqrtm_p.bind
 # factorization: deterministic, so they always match the factor.)
 
 def _lu_factor(a):
-    xp = _xp(a)
+    xp = namespace_of(a)
     ns = _linalg(xp)
     dt = _float_dtype(a)
     a = a.astype(dt) if a.dtype != dt else a

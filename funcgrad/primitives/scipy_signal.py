@@ -18,16 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import namespace_of
 from ..core import Primitive, ShapedArray
 from .special import scipy_namespace
 
 __all__ = ["convolve_full", "flip_all", "centered"]
-
-
-def _xp(x, y):
-    get = XP_OF_TYPE.get
-    return get(type(x)) or get(type(y), np)
 
 
 def _direct(xp, x, y, dt):
@@ -58,7 +53,7 @@ _DIRECT_MAX_SHIFTS = 32
 
 
 def _conv_impl(x, y, method):
-    xp = _xp(x, y)
+    xp = namespace_of(x, y)
     dt = np.result_type(x.dtype, y.dtype)
     if x.size == 0 or y.size == 0:
         return xp.zeros(_conv_abstract(x, y, method).shape, dtype=dt)

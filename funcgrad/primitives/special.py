@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from .. import _standin
-from ..backend import XP_OF_TYPE, NoDeviceImplementationError
+from ..backend import NoDeviceImplementationError, namespace_of
 from ..core import Primitive, ShapedArray
 from ._batching import elementwise_rule
 from .elementwise import defderiv, exp
@@ -73,15 +73,6 @@ def scipy_namespace(xp, sub):
 def special_namespace(xp):
     """The scipy.special-like namespace of array namespace ``xp``, or None."""
     return scipy_namespace(xp, "special")
-
-
-def _namespace(args):
-    get = XP_OF_TYPE.get
-    for a in args:
-        xp = get(type(a))
-        if xp is not None:
-            return xp
-    return np
 
 
 def _device_name(xp):
@@ -152,7 +143,7 @@ def special_primitive(name, sp_name=None, *, fallback=None, orders=(), abstract=
         return special_dtype(*(a for i, a in enumerate(args) if i not in orders))
 
     def impl(*args, **params):
-        xp = _namespace(args)
+        xp = namespace_of(*args)
         ns = _SPECIAL[xp] if xp in _SPECIAL else special_namespace(xp)
         fn = getattr(ns, sp_name, None) if ns is not None else None
         dt = dtype_of(args)
