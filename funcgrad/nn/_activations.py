@@ -131,14 +131,19 @@ def log_softmax(x, axis=-1, *, dim=None):
     return shifted - fnp.log(fnp.sum(fnp.exp(shifted), axis=axis, keepdims=True))
 
 
+def check_dropout_p(p):
+    """PyTorch's ValueError for a dropout probability outside [0, 1] (every dropout here and in compat)."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
 def dropout(x, p=0.5, key=None, training=True):
     """Zero each element with probability ``p`` and scale the rest by 1/(1-p).
 
     Needs a ``key`` (funcgrad.random) when training with 0 < p < 1; identity otherwise.
     """
     x = _arr(x)
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    check_dropout_p(p)
     if not training or p == 0.0:
         return x
     if p == 1.0:

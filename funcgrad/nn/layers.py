@@ -17,6 +17,7 @@ from .. import numpy as fnp
 from .. import random as _random
 from ..core import Array
 from . import functional as F
+from ._activations import check_dropout_p
 from . import init
 from .module import Module, static_field
 
@@ -185,8 +186,7 @@ class Dropout(Module):
     p: float = static_field(default=0.5)
 
     def __init__(self, p=0.5):
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        check_dropout_p(p)
         self.p = float(p)
 
     def __call__(self, x, key=None, training=True):

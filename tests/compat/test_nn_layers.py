@@ -267,6 +267,18 @@ def test_functional_channel_dropout_and_prelu():
     np.testing.assert_allclose(out.numpy()[0, :, 0], -w.numpy())
 
 
+def test_every_dropout_refuses_a_probability_outside_0_1_even_in_eval():
+    x = torch.ones(2, 3, 4, 5, 6)
+    fns = [F.dropout, F.dropout1d, F.dropout2d, F.dropout3d, F.alpha_dropout, F.feature_alpha_dropout]
+    for fn in fns:
+        for p in (-0.1, 1.5):
+            with pytest.raises(ValueError, match=f"dropout probability has to be between 0 and 1, but got {p}"):
+                fn(x[0, 0] if fn is F.dropout1d else x[0] if fn is F.dropout2d else x, p, training=False)
+    for layer in (nn.Dropout, nn.Dropout2d, nn.AlphaDropout):
+        with pytest.raises(ValueError, match="between 0 and 1, but got 2"):
+            layer(2)
+
+
 def test_pad_sequence():
     pad_sequence = nn.utils.rnn.pad_sequence
 

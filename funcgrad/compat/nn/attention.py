@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ...nn._activations import check_dropout_p
 from .. import creation as _c
 
 __all__ = ["scaled_dot_product_attention"]
@@ -56,8 +57,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if query.shape[-1] != key.shape[-1] or key.shape[-2] != value.shape[-2]:
         raise RuntimeError(f"scaled_dot_product_attention: query (..., L, E) {tuple(query.shape)}, key (..., S, E) "
                            f"{tuple(key.shape)} and value (..., S, Ev) {tuple(value.shape)} do not fit")
-    if not 0.0 <= dropout_p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
+    check_dropout_p(dropout_p)
     if enable_gqa and min(query.dim(), key.dim(), value.dim()) >= 3:
         hq, hk, hv = query.shape[-3], key.shape[-3], value.shape[-3]
         if hq % hk or hq % hv:

@@ -14,6 +14,7 @@ import functools
 import warnings
 
 from ...nn import functional as _F
+from ...nn._activations import check_dropout_p
 from ...nn.functional import (  # noqa: F401
     adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d, avg_pool2d, conv1d, conv2d, conv3d, conv_transpose1d,
     conv_transpose2d, gelu, group_norm, huber_loss, layer_norm, linear, log_sigmoid, smooth_l1_loss as _smooth_l1,
@@ -126,8 +127,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zero elements with probability ``p`` (compat generator: ``torch.manual_seed``), scale by 1/(1-p)."""
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    check_dropout_p(p)
     if not training or p == 0.0:
         return input
     from ..creation import rand  # noqa: PLC0415
@@ -141,6 +141,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 
 def _channel_dropout(input, p, training, inplace, nd, name):
+    check_dropout_p(p)  # in eval mode too, as PyTorch's dropout1d/2d/3d
     if input.dim() not in (nd + 1, nd + 2):
         raise ValueError(f"{name}: Expected {nd + 1}D or {nd + 2}D input, but received a {input.dim()}D input")
     if not training or p == 0.0:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ...nn._activations import check_dropout_p
 from .. import creation as _c
 from ..dtypes import int64
 from ..grad_mode import no_grad
@@ -336,8 +337,7 @@ class LayerNorm(Module):
 class Dropout(Module):
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
-        if not 0 <= p <= 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        check_dropout_p(p)
         self.p, self.inplace = p, inplace
 
     def forward(self, input):

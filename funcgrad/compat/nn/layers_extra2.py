@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from ...nn import _conv
+from ...nn._activations import check_dropout_p
 from .. import creation as _c
 from . import functional as F
 from .layers import Dropout, Linear, _factory
@@ -114,8 +115,6 @@ class LocalResponseNorm(Module):
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
     """Zero whole channels of (N, C, D, H, W) or unbatched (C, D, H, W) input; scale the rest by 1/(1-p)."""
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     return F._channel_dropout(input, p, training, inplace, 3, "dropout3d")
 
 
@@ -141,8 +140,7 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
 
 
 def _alpha_dropout(input, p, training, inplace, mask_shape):
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    check_dropout_p(p)
     if not training or p == 0.0:
         return input
     if p == 1.0:
