@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE, linalg_raises
+from ..backend import XP_OF_TYPE, linalg_raises, namespace_of
 from ..core import Primitive, ShapedArray, Zero
 from ._batching import ndim_of, stacked_rule, to_front
 from .creation import zeros_like
@@ -20,11 +20,6 @@ from .reduce import reduce_sum
 from .shape import expand_dims, reshape, swap_last_two
 
 LinAlgError = np.linalg.LinAlgError
-
-
-def _xp(*bufs):
-    get = XP_OF_TYPE.get
-    return next((get(type(b)) for b in bufs if get(type(b)) is not None), np)
 
 
 def check_stacked_square(fname, *shapes):
@@ -134,7 +129,7 @@ matmul_p.batch = _matmul_batch
 
 tri_like_p = Primitive(
     "tri_like",
-    lambda x, n, m, k, dtype: _xp(x).tri(n, m, k, dtype=dtype),
+    lambda x, n, m, k, dtype: namespace_of(x).tri(n, m, k, dtype=dtype),
     lambda x, n, m, k, dtype: ShapedArray((n, m), dtype),
     differentiable=False,
 )
@@ -188,7 +183,7 @@ def _raising(fn):
     """An impl ``fn(xp, *bufs)`` that raises numpy's LinAlgError on every backend (see
     backend.linalg_raises: cupy reports a singular matrix only when asked to)."""
     def impl(*bufs):
-        xp = _xp(*bufs)
+        xp = namespace_of(*bufs)
         if xp is np:
             return fn(xp, *bufs)
         with linalg_raises(xp):
@@ -248,7 +243,7 @@ solve = solve_p.bind
 
 # --- det and slogdet ----------------------------------------------------------------------
 
-det_p = Primitive("det", lambda a: _xp(a).linalg.det(a), _square_abstract("det", lambda s: s[:-2]))
+det_p = Primitive("det", lambda a: namespace_of(a).linalg.det(a), _square_abstract("det", lambda s: s[:-2]))
 # d det(A) = det(A) tr(A^-1 dA): needs A invertible (an exactly singular A raises LinAlgError)
 det_p.defvjp(lambda g, ans, a: _scalar_per_matrix(g * ans) * T(inv(a)))
 det_p.defjvp(lambda t, ans, a: ans * trace(solve(a, t)))
@@ -271,7 +266,7 @@ def _slogdet_jvp(ts, ans, a):
     return zeros_like(ans[0]), trace(solve(a, ts[0]))
 
 
-slogdet_p = Primitive("slogdet", lambda a: tuple(_xp(a).linalg.slogdet(a)), _slogdet_abstract,
+slogdet_p = Primitive("slogdet", lambda a: tuple(namespace_of(a).linalg.slogdet(a)), _slogdet_abstract,
                       multiple_results=True)
 slogdet_p.defvjp_joint(_slogdet_vjp, saves_out=False)
 slogdet_p.defjvp_joint(_slogdet_jvp)
@@ -334,7 +329,7 @@ def _pinv_vjp(g, ans, a, rcond):
             + matmul(matmul(T(p), p), gt - matmul(gt, matmul(p, a))))
 
 
-pinv_p = Primitive("pinv", lambda a, rcond: _xp(a).linalg.pinv(a, rcond=rcond), _pinv_abstract)
+pinv_p = Primitive("pinv", lambda a, rcond: namespace_of(a).linalg.pinv(a, rcond=rcond), _pinv_abstract)
 pinv_p.defvjp(_pinv_vjp)
 pinv_p.defjvp(_pinv_jvp)
 

@@ -15,10 +15,11 @@ A cotangent that is a symbolic Zero (an unused result) costs nothing.
 
 from __future__ import annotations
 
+from ..backend import namespace_of
 from ..core import Primitive, ShapedArray, Zero
 from ._batching import stacked_rule
 from .linalg import (
-    LinAlgError, T, _xp, check_stacked_square, diag_embed, diagonal, eye_like, matmul, solve, sym,
+    LinAlgError, T, check_stacked_square, diag_embed, diagonal, eye_like, matmul, solve, sym,
     tril,
 )
 from .shape import expand_dims
@@ -59,7 +60,7 @@ def _eigh_vjp(g, ans, a, UPLO):
     return (sym(matmul(v, matmul(inner, T(v)))),)
 
 
-eigh_p = Primitive("eigh", lambda a, UPLO: tuple(_xp(a).linalg.eigh(a, UPLO=UPLO)), _eigh_abstract,
+eigh_p = Primitive("eigh", lambda a, UPLO: tuple(namespace_of(a).linalg.eigh(a, UPLO=UPLO)), _eigh_abstract,
                    multiple_results=True)
 eigh_p.defvjp_joint(_eigh_vjp, unsaved_args=(0,))
 eigh_p.defjvp_joint(_eigh_jvp)
@@ -84,7 +85,7 @@ def _svd_abstract(a, full_matrices, compute_uv):
 
 
 def _svd_impl(a, full_matrices, compute_uv):
-    xp = _xp(a)
+    xp = namespace_of(a)
     if not compute_uv:
         return (xp.linalg.svd(a, compute_uv=False),)
     return tuple(xp.linalg.svd(a, full_matrices=full_matrices))
@@ -188,7 +189,7 @@ def _qr_abstract(a, mode):
 
 
 def _qr_impl(a, mode):
-    out = _xp(a).linalg.qr(a, mode=mode)
+    out = namespace_of(a).linalg.qr(a, mode=mode)
     return (out,) if mode == "r" else tuple(out)
 
 
