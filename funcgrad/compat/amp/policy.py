@@ -54,7 +54,7 @@ _BCE_MSG = ("torch.nn.functional.binary_cross_entropy and torch.nn.BCELoss are u
 
 LOCAL = threading.local()  # .active: {device type: numpy dtype} of the enabled regions; .cache: casts of weights
 _LOCK = threading.Lock()
-_INSTALLED = [0, None]  # [regions inside (all threads), True while the wrappers are in place]
+_REGIONS = [0]  # enabled regions open (all threads); the wrappers are in place while it is > 0
 _TABLE = []  # [(namespace, name, original, wrapper)], made at the first install
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
@@ -175,8 +175,8 @@ def _set(ns, name, value):
 def install():
     """Enter one enabled region (any thread): the first one puts the wrappers in place."""
     with _LOCK:
-        _INSTALLED[0] += 1
-        if _INSTALLED[1] is None:
+        _REGIONS[0] += 1
+        if _REGIONS[0] == 1:
             if not _TABLE:
                 wrappers = {}
                 for ns, name, kind in _targets():
@@ -187,18 +187,16 @@ def install():
                     _TABLE.append((ns, name, fn, w))
             for ns, name, _, w in _TABLE:
                 _set(ns, name, w)
-            _INSTALLED[1] = True
 
 
 def uninstall():
     """Leave one enabled region: the last one restores the original ops."""
     with _LOCK:
-        _INSTALLED[0] -= 1
-        if _INSTALLED[0] == 0 and _INSTALLED[1] is not None:
+        _REGIONS[0] -= 1
+        if _REGIONS[0] == 0:
             for ns, name, fn, _ in _TABLE:
                 _set(ns, name, fn)
-            _INSTALLED[1] = None
 
 
 def installed():
-    return _INSTALLED[1] is not None
+    return _REGIONS[0] > 0
