@@ -1,0 +1,265 @@
+"""From a traced :class:`~funcgrad.transforms.graph.Graph` to a replay function over raw buffers.
+
+The passes, in order (each returns a new list of equations):
+
+1. ``inline``: nested ``jit`` equations are replaced by their graphs' equations;
+2. ``fold_constants``: an equation whose inputs are all constants or literals runs
+   once, at compile time, and its outputs become constants (random-number and
+   other effectful primitives are never folded: funcgrad has none, its random
+   functions take keys);
+3. ``cse``: equations with the same primitive, params and inputs are computed once;
+4. ``dce``: equations whose outputs nothing uses are dropped.
+
+``generate`` then writes straight-line Python source, one line per equation, that
+calls each primitive's ``impl`` (or, for ufunc primitives on numpy, the ufunc itself)
+on raw buffers: no tracers, no ``bind``, no Array wrappers.  Intermediates of
+ufunc equations whose last use is another ufunc equation of the same shape and
+dtype are overwritten in place (``out=``), and so are donated input buffers; an
+intermediate is only reused when no view of it is still alive.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from .graph import Eqn, Literal, Var
+
+__all__ = ["optimize", "generate"]
+
+
+def _is_var(a):
+    return type(a) is Var
+
+
+def inline(eqns, jit_prim):
+    out = []
+    for e in eqns:
+        if e.prim is not jit_prim:
+            out.append(e)
+            continue
+        inner = e.params["jitted"].graph
+        env = {id(v): a for v, a in zip(inner.invars, e.inputs)}
+        env.update({id(v): v for v in inner.constvars})
+        for ie in inline(inner.eqns, jit_prim):
+            ins = [env.get(id(a), a) if _is_var(a) else a for a in ie.inputs]
+            outs = [Var(v.name, v.aval) for v in ie.outputs]
+            env.update({id(old): new for old, new in zip(ie.outputs, outs)})
+            out.append(Eqn(ie.prim, ie.params, ins, outs))
+        for v, src in zip(e.outputs, inner.outvars):
+            out.append(Eqn(None, {}, [env.get(id(src), src) if _is_var(src) else src], [v]))  # a rename
+    return out
+
+
+def _resolve_renames(eqns, outvars):
+    """Remove the rename equations ``inline`` left, substituting their sources."""
+    sub = {}
+
+    def get(a):
+        while _is_var(a) and id(a) in sub:
+            a = sub[id(a)]
+        return a
+
+    kept = []
+    for e in eqns:
+        if e.prim is None:
+            sub[id(e.outputs[0])] = e.inputs[0]
+            continue
+        kept.append(Eqn(e.prim, e.params, [get(a) for a in e.inputs], e.outputs))
+    return kept, [get(a) for a in outvars]
+
+
+def fold_constants(eqns, const_env):
+    """Evaluate equations of constants now; ``const_env`` (id(var) -> buffer) grows with their outputs."""
+    kept = []
+    for e in eqns:
+        if all((not _is_var(a)) or id(a) in const_env for a in e.inputs) and e.prim.name != "jit":
+            vals = [const_env[id(a)] if _is_var(a) else a.value for a in e.inputs]
+            try:
+                out = e.prim.impl(*vals, **e.params)
+            except Exception:  # noqa: BLE001 - leave it to run (and fail) at call time
+                kept.append(e)
+                continue
+            for v, o in zip(e.outputs, out if e.prim.multiple_results else (out,)):
+                const_env[id(v)] = o
+            continue
+        kept.append(e)
+    return kept
+
+
+def _param_key(v):
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return id(v)
+
+
+def cse(eqns, outvars):
+    seen, sub, kept = {}, {}, []
+
+    def get(a):
+        return sub.get(id(a), a) if _is_var(a) else a
+
+    for e in eqns:
+        ins = [get(a) for a in e.inputs]
+        key = (e.prim, tuple(id(a) if _is_var(a) else ("lit", type(a.value), a.value) for a in ins),
+               tuple(sorted((k, _param_key(v)) for k, v in e.params.items())))
+        try:
+            prev = seen.get(key)
+        except TypeError:
+            prev, key = None, None
+        if prev is not None:
+            for old, new in zip(e.outputs, prev.outputs):
+                sub[id(old)] = new
+            continue
+        ne = Eqn(e.prim, e.params, ins, e.outputs)
+        if key is not None:
+            seen[key] = ne
+        kept.append(ne)
+    return kept, [get(a) for a in outvars]
+
+
+def dce(eqns, outvars):
+    live = {id(a) for a in outvars if _is_var(a)}
+    kept = []
+    for e in reversed(eqns):
+        if any(id(v) in live for v in e.outputs):
+            kept.append(e)
+            live.update(id(a) for a in e.inputs if _is_var(a))
+    return kept[::-1]
+
+
+def optimize(graph, jit_prim):
+    """The graph's equations after inlining, constant folding, CSE and DCE; returns
+    ``(eqns, outvars, const_env)``."""
+    eqns, outvars = _resolve_renames(inline(graph.eqns, jit_prim), graph.outvars)
+    const_env = {id(v): c for v, c in zip(graph.constvars, graph.consts)}
+    eqns = fold_constants(eqns, const_env)
+    eqns, outvars = cse(eqns, outvars)
+    return dce(eqns, outvars), outvars, const_env
+
+
+# --- code generation ---------------------------------------------------------------------
+
+def _callable(e, buffer_type):
+    """What the generated line calls for ``e``: the ufunc itself where the primitive registered one for
+    this buffer type and there are no params, else the impl with its params bound."""
+    fast = e.prim.fast.get(buffer_type)
+    if fast is not None and not e.params:
+        return fast
+    if not e.params:
+        return e.prim.impl
+    return functools.partial(e.prim.impl, **e.params)
+
+
+def _reuse_plan(eqns, invars, outvars, donated, fns):
+    """For each equation, the input variable whose buffer its output may be written into (or None).
+
+    A buffer may be overwritten at equation i when it is a fresh ufunc result (or a donated input)
+    whose memory nothing else can see: every variable that may view it (the outputs of non-ufunc
+    equations may view any of their inputs) is dead after i, and no graph output shares it.
+    """
+    roots = {id(v): frozenset((id(v),)) for v in invars}
+    owner = {id(v) for v, d in zip(invars, donated) if d}
+    for e, fn in zip(eqns, fns):
+        if isinstance(fn, np.ufunc) and not e.prim.multiple_results:  # (only numpy buffers get ufuncs)
+            v = e.outputs[0]
+            roots[id(v)] = frozenset((id(v),))
+            if v.aval.shape:
+                owner.add(id(v))
+        else:
+            shared = frozenset().union(*(roots.get(id(a), frozenset()) for a in e.inputs if _is_var(a)))
+            for v in e.outputs:
+                roots[id(v)] = shared | {id(v)}
+    last = {}
+    for i, e in enumerate(eqns):
+        for a in e.inputs:
+            if _is_var(a):
+                for r in roots.get(id(a), ()):
+                    last[r] = i
+    protected = frozenset().union(*(roots.get(id(a), frozenset()) for a in outvars if _is_var(a)))
+    plan = [None] * len(eqns)
+    for i, (e, fn) in enumerate(zip(eqns, fns)):
+        if not isinstance(fn, np.ufunc) or e.prim.multiple_results or not e.outputs[0].aval.shape:
+            continue
+        out = e.outputs[0].aval
+        for a in e.inputs:
+            if (_is_var(a) and id(a) in owner and id(a) not in protected and last.get(id(a)) == i
+                    and a.aval.shape == out.shape and a.aval.dtype == out.dtype):
+                plan[i] = a
+                owner.discard(id(a))
+                break
+    return plan
+
+
+def _buffer_types(eqns, invars, in_types, const_env):
+    """Per equation, the buffer type (array library) its inputs live in: the inputs' type, the constants'
+    type, or for a transfer, the destination's."""
+    from .. import backend  # noqa: PLC0415
+
+    types = {id(v): t for v, t in zip(invars, in_types)}
+    out = []
+    for e in eqns:
+        t = None
+        for a in e.inputs:
+            if _is_var(a):
+                t = types.get(id(a))
+                if t is None and id(a) in const_env:
+                    t = types[id(a)] = backend.backend_of(const_env[id(a)]).array_type
+                if t is not None:
+                    break
+        out.append(t)
+        t_out = backend.get_backend(backend.get_device(e.params["device"])).array_type \
+            if e.prim.name == "device_put" else t
+        for v in e.outputs:
+            types[id(v)] = t_out
+    return out
+
+
+def generate(eqns, invars, outvars, const_env, in_types, donated=None):
+    """Python source for the replay, compiled; returns ``(fn, source)``: ``fn(*buffers) -> list of buffers``.
+
+    ``in_types`` are the inputs' buffer types (numpy.ndarray, cupy.ndarray, ...)."""
+    donated = donated or [False] * len(invars)
+    names, ns, lines = {}, {}, []
+    for k, v in enumerate(invars):
+        names[id(v)] = f"a{k}"
+
+    def ref(a):
+        if not _is_var(a):
+            key = f"l{len(ns)}"
+            ns[key] = a.value
+            return key
+        if id(a) in names:
+            return names[id(a)]
+        key = f"k{len(ns)}"
+        ns[key] = const_env[id(a)]
+        names[id(a)] = key
+        return key
+
+    types = _buffer_types(eqns, invars, in_types, const_env)
+    fns = [_callable(e, t) for e, t in zip(eqns, types)]
+    plan = _reuse_plan(eqns, invars, outvars, donated, fns)
+    tmp = 0
+    for i, (e, fn) in enumerate(zip(eqns, fns)):
+        fname = f"f{i}"
+        ns[fname] = fn
+        args = ", ".join(ref(a) for a in e.inputs)
+        outs = []
+        for v in e.outputs:
+            names[id(v)] = f"t{tmp}"
+            outs.append(f"t{tmp}")
+            tmp += 1
+        if plan[i] is not None:
+            args += f", out={names[id(plan[i])]}"
+        lhs = ", ".join(outs) + ("," if e.prim.multiple_results and len(outs) == 1 else "")
+        if e.prim.multiple_results and not outs:
+            lhs = "_"
+        lines.append(f"    {lhs} = {fname}({args})  # {e.prim.name}")
+    ret = ", ".join(ref(a) for a in outvars)
+    params = ", ".join(f"a{k}" for k in range(len(invars)))
+    source = f"def replay({params}):\n" + "\n".join(lines) + f"\n    return [{ret}]\n"
+    exec(compile(source, "<funcgrad.jit replay>", "exec"), ns)  # noqa: S102 - our own generated code
+    return ns["replay"], source
