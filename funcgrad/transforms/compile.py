@@ -194,6 +194,15 @@ def _reuse_plan(eqns, invars, outvars, donated, fns):
     return plan
 
 
+def _literal(value, like):
+    """A Python number operand of a ufunc whose array operands and result all have dtype ``like``, as a 0-d
+    array of that dtype: numpy applies it the same way (a weak scalar takes the array's dtype) and takes
+    the 0-d array faster."""
+    if like is None or type(value) not in (int, float) or np.dtype(like).kind not in "fc":
+        return value
+    return np.asarray(value, dtype=like)
+
+
 def _buffer_types(eqns, invars, in_types, const_env):
     """Per equation, the buffer type (array library) its inputs live in: the inputs' type, the constants'
     type, or for a transfer, the destination's."""
@@ -227,10 +236,10 @@ def generate(eqns, invars, outvars, const_env, in_types, donated=None):
     for k, v in enumerate(invars):
         names[id(v)] = f"a{k}"
 
-    def ref(a):
+    def ref(a, like=None):
         if not _is_var(a):
             key = f"l{len(ns)}"
-            ns[key] = a.value
+            ns[key] = _literal(a.value, like)
             return key
         if id(a) in names:
             return names[id(a)]
@@ -246,7 +255,9 @@ def generate(eqns, invars, outvars, const_env, in_types, donated=None):
     for i, (e, fn) in enumerate(zip(eqns, fns)):
         fname = f"f{i}"
         ns[fname] = fn
-        args = ", ".join(ref(a) for a in e.inputs)
+        like = e.outputs[0].aval.dtype if isinstance(fn, np.ufunc) and len(e.outputs) == 1 and all(
+            not _is_var(a) or a.aval.dtype == e.outputs[0].aval.dtype for a in e.inputs) else None
+        args = ", ".join(ref(a, like) for a in e.inputs)
         outs = []
         for v in e.outputs:
             names[id(v)] = f"t{tmp}"

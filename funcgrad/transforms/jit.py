@@ -93,7 +93,7 @@ class JitTracer(ArrayTracer):
 class JitTrace(Trace):
     """Records primitives applied to abstract values into a graph (nothing is computed)."""
 
-    __slots__ = ("eqns", "constvars", "consts", "_const_ids", "_names", "fname", "lifted", "_keep")
+    __slots__ = ("eqns", "constvars", "consts", "_const_ids", "_names", "fname", "lifted", "_keep", "custom_rules")
     kind = "jit"
 
     def __init__(self, fname="function"):
@@ -103,6 +103,7 @@ class JitTrace(Trace):
         self._names = _names()
         self.fname = fname
         self.lifted = []  # (var, tracer): values of outer transformations the function closes over
+        self.custom_rules = []  # names of custom_vjp/custom_jvp calls recorded by their primal body
         self._keep = []  # the objects behind _const_ids stay alive, so their ids stay unique
 
     def describe(self):
@@ -157,8 +158,9 @@ class JitTrace(Trace):
 class Compiled:
     """One traced signature: the graph, its replay, and (lazily) the jitted rules derived from it."""
 
-    def __init__(self, graph, fname, in_types, donated):
+    def __init__(self, graph, fname, in_types, donated, custom_rules=()):
         self.graph = graph
+        self.custom_rules = tuple(custom_rules)
         self.fname = fname
         self.donated = donated
         eqns, outvars, const_env = _compile.optimize(graph, jit_p)
@@ -198,6 +200,11 @@ class Compiled:
         return fun
 
     def derived_jit(self, kind, build):
+        if self.custom_rules and kind in ("vjp", "jvp"):
+            raise NotImplementedError(
+                f"differentiating the jitted function {self.fname} from outside (grad(jit(f)), jvp(jit(f))) "
+                f"is not supported when it calls {', '.join(sorted(set(self.custom_rules)))}: the jitted graph "
+                "holds their primal bodies, not their rules. Put the differentiation inside: jit(grad(f)).")
         j = self.derived.get(kind)
         if j is None:
             j = self.derived[kind] = jit(build(self.as_function()))
@@ -310,26 +317,25 @@ class Jitted:
         return self if obj is None else functools.partial(self, obj)
 
     def _split(self, args, kwargs):
-        self._fill_static_names(args, kwargs)
+        positions = self._static_positions(args)
         for i in self.static_argnums:
             if i >= len(args):
                 raise TypeError(f"jit of {self.fname}: static_argnums includes {i}, but the call passes only "
                                 f"{len(args)} positional argument(s)")
-        static = tuple((i, _hashable(args[i], f"argument {i}", self.fname)) for i in self.static_argnums)
+        static = tuple((i, _hashable(args[i], f"argument {i}", self.fname)) for i in positions)
         static += tuple((k, _hashable(kwargs[k], f"argument {k!r}", self.fname))
                         for k in self.static_argnames if k in kwargs)
-        dyn_args = tuple(a for i, a in enumerate(args) if i not in self.static_argnums)
+        dyn_args = tuple(a for i, a in enumerate(args) if i not in positions)
         dyn_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
         return static, dyn_args, dyn_kwargs
 
-    def _fill_static_names(self, args, kwargs):
-        """static_argnames given positionally count as static too (as in JAX)."""
-        if self._sig is None or not self.static_argnames:
-            return
-        names = list(self._sig.parameters)
-        for k in self.static_argnames:
-            if k in names and names.index(k) < len(args) and names.index(k) not in self.static_argnums:
-                self.static_argnums = tuple(sorted(self.static_argnums + (names.index(k),)))
+    def _static_positions(self, args):
+        """static_argnums, plus the positions of static_argnames passed positionally (as in JAX)."""
+        nums = set(self.static_argnums)
+        if self._sig is not None and self.static_argnames:
+            names = list(self._sig.parameters)
+            nums |= {names.index(k) for k in self.static_argnames if k in names and names.index(k) < len(args)}
+        return tuple(sorted(nums))
 
     def _signature_key(self, args, kwargs):
         static, dyn_args, dyn_kwargs = self._split(args, kwargs)
@@ -369,8 +375,8 @@ class Jitted:
         if not self.donate_argnums:
             return []
         flat_owner = []
-        dyn = [i for i in range(len(args)) if i not in self.static_argnums]
-        for pos, i in enumerate(dyn):
+        dyn = [i for i in range(len(args)) if i not in self._static_positions(args)]
+        for i in dyn:
             n = len(tree.tree_leaves(args[i]))
             flat_owner += [i] * n
         donated = []
@@ -429,7 +435,7 @@ class Jitted:
         donated += [False] * len(arrays)
         for k in self.donate_argnums_flat(args, positions, treedef):
             donated[len(trace.lifted) + k] = True
-        compiled = Compiled(graph, self.fname, in_types, donated)
+        compiled = Compiled(graph, self.fname, in_types, donated, trace.custom_rules)
         self.trace_count += 1
         log.info("traced %s (%s): %d inputs, %d equations after optimization", self.fname, reason,
                  len(arrays), compiled.n_eqns)
@@ -440,7 +446,7 @@ class Jitted:
 
     def _leaf_names(self, args, treedef, positions):
         names = list(self._sig.parameters) if self._sig is not None else []
-        dyn = [i for i in range(len(args)) if i not in self.static_argnums]
+        dyn = [i for i in range(len(args)) if i not in self._static_positions(args)]
         owner = []
         for i in dyn:
             owner += [i] * len(tree.tree_leaves(args[i]))
