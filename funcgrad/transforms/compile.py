@@ -7,8 +7,11 @@ The passes, in order (each returns a new list of equations):
    once, at compile time, and its outputs become constants (random-number and
    other effectful primitives are never folded: funcgrad has none, its random
    functions take keys);
-3. ``cse``: equations with the same primitive, params and inputs are computed once;
-4. ``dce``: equations whose outputs nothing uses are dropped.
+3. ``simplify``: multiplications by one (a literal, or an all-ones constant such as the seed
+   cotangent of ``grad``) that change neither shape nor dtype are dropped;
+4. ``cse``: equations with the same primitive, params and inputs (in any order, for commutative
+   primitives) are computed once;
+5. ``dce``: equations whose outputs nothing uses are dropped.
 
 ``generate`` then writes straight-line Python source, one line per equation, that
 calls each primitive's ``impl`` (or, for ufunc primitives on numpy, the ufunc itself)
@@ -70,10 +73,25 @@ def _resolve_renames(eqns, outvars):
     return kept, [get(a) for a in outvars]
 
 
-def fold_constants(eqns, const_env):
-    """Evaluate equations of constants now; ``const_env`` (id(var) -> buffer) grows with their outputs."""
+def _fold_shape_only(e, const_env):
+    """``full_like`` reads only its input's shape and dtype: on numpy, its output is a constant."""
+    x = e.inputs[0]
+    if not _is_var(x):
+        return False
+    aval = x.aval
+    p = e.params
+    const_env[id(e.outputs[0])] = np.full(aval.shape if p.get("shape") is None else p["shape"], p["fill_value"],
+                                          aval.dtype if p.get("dtype") is None else p["dtype"])
+    return True
+
+
+def fold_constants(eqns, const_env, numpy_only=False):
+    """Evaluate equations of constants now; ``const_env`` (id(var) -> buffer) grows with their outputs.
+    With ``numpy_only`` (every buffer of the graph is a numpy array), shape-only equations fold too."""
     kept = []
     for e in eqns:
+        if numpy_only and e.prim.name == "full_like" and _fold_shape_only(e, const_env):
+            continue
         if all((not _is_var(a)) or id(a) in const_env for a in e.inputs) and e.prim.name != "jit":
             vals = [const_env[id(a)] if _is_var(a) else a.value for a in e.inputs]
             try:
@@ -96,6 +114,38 @@ def _param_key(v):
         return id(v)
 
 
+_COMMUTATIVE = frozenset(("add", "multiply", "maximum", "minimum", "logical_and", "logical_or", "logical_xor",
+                          "equal", "not_equal", "bitwise_and", "bitwise_or", "bitwise_xor"))
+
+
+def _is_one(a, const_env):
+    if not _is_var(a):
+        return type(a.value) in (int, float) and a.value == 1
+    c = const_env.get(id(a))
+    return isinstance(c, (np.ndarray, np.generic)) and c.size <= 1 << 16 and bool(np.all(c == 1))
+
+
+def simplify(eqns, outvars, const_env):
+    """``x * 1`` (a literal or an all-ones constant that does not change x's shape or dtype) is x."""
+    sub, kept = {}, []
+
+    def get(a):
+        return sub.get(id(a), a) if _is_var(a) else a
+
+    for e in eqns:
+        ins = [get(a) for a in e.inputs]
+        if e.prim.name == "multiply" and len(ins) == 2:
+            out = e.outputs[0].aval
+            for keep, other in ((ins[0], ins[1]), (ins[1], ins[0])):
+                if _is_var(keep) and id(keep) not in const_env and keep.aval == out and _is_one(other, const_env):
+                    sub[id(e.outputs[0])] = keep
+                    break
+            if id(e.outputs[0]) in sub:
+                continue
+        kept.append(Eqn(e.prim, e.params, ins, e.outputs))
+    return kept, [get(a) for a in outvars]
+
+
 def cse(eqns, outvars):
     seen, sub, kept = {}, {}, []
 
@@ -104,7 +154,10 @@ def cse(eqns, outvars):
 
     for e in eqns:
         ins = [get(a) for a in e.inputs]
-        key = (e.prim, tuple(id(a) if _is_var(a) else ("lit", type(a.value), a.value) for a in ins),
+        in_keys = tuple(id(a) if _is_var(a) else ("lit", type(a.value), a.value) for a in ins)
+        if e.prim.name in _COMMUTATIVE:
+            in_keys = tuple(sorted(in_keys, key=repr))
+        key = (e.prim, in_keys,
                tuple(sorted((k, _param_key(v)) for k, v in e.params.items())))
         try:
             prev = seen.get(key)
@@ -131,12 +184,15 @@ def dce(eqns, outvars):
     return kept[::-1]
 
 
-def optimize(graph, jit_prim):
+def optimize(graph, jit_prim, numpy_only=False):
     """The graph's equations after inlining, constant folding, CSE and DCE; returns
     ``(eqns, outvars, const_env)``."""
     eqns, outvars = _resolve_renames(inline(graph.eqns, jit_prim), graph.outvars)
     const_env = {id(v): c for v, c in zip(graph.constvars, graph.consts)}
-    eqns = fold_constants(eqns, const_env)
+    numpy_only = numpy_only and all(isinstance(c, (np.ndarray, np.generic)) for c in graph.consts) and not any(
+        e.prim.name == "device_put" for e in eqns)
+    eqns = fold_constants(eqns, const_env, numpy_only)
+    eqns, outvars = simplify(eqns, outvars, const_env)
     eqns, outvars = cse(eqns, outvars)
     return dce(eqns, outvars), outvars, const_env
 
@@ -269,7 +325,9 @@ def generate(eqns, invars, outvars, const_env, in_types, donated=None):
         if e.prim.multiple_results and not outs:
             lhs = "_"
         lines.append(f"    {lhs} = {fname}({args})  # {e.prim.name}")
-    ret = ", ".join(ref(a) for a in outvars)
+    # an output that is a constant is copied: the caller may donate it to another jitted call
+    ret = ", ".join(ref(a) + (".copy()" if _is_var(a) and id(a) in const_env and hasattr(const_env[id(a)], "copy")
+                              else "") for a in outvars)
     params = ", ".join(f"a{k}" for k in range(len(invars)))
     source = f"def replay({params}):\n" + "\n".join(lines) + f"\n    return [{ret}]\n"
     exec(compile(source, "<funcgrad.jit replay>", "exec"), ns)  # noqa: S102 - our own generated code

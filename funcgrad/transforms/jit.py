@@ -163,7 +163,7 @@ class Compiled:
         self.custom_rules = tuple(custom_rules)
         self.fname = fname
         self.donated = donated
-        eqns, outvars, const_env = _compile.optimize(graph, jit_p)
+        eqns, outvars, const_env = _compile.optimize(graph, jit_p, all(t is np.ndarray for t in in_types))
         self.n_eqns = len(eqns)
         self.replay, self.source = _compile.generate(eqns, graph.invars, outvars, const_env, in_types, donated)
         self.out_avals = [a.aval if type(a) is Var else ShapedArray((), np.result_type(a.value))
