@@ -27,6 +27,7 @@ import functools
 
 import numpy as np
 
+from . import fusion
 from .graph import Eqn, Literal, Var
 
 __all__ = ["optimize", "generate"]
@@ -199,9 +200,28 @@ def optimize(graph, jit_prim, numpy_only=False):
 
 # --- code generation ---------------------------------------------------------------------
 
+def _interpreter(eqns, inputs, outputs, types):
+    """A function computing ``outputs`` from ``inputs`` by running ``eqns`` one by one (a fused run's
+    fallback)."""
+    fns = [_callable(e, types) for e in eqns]
+
+    def run(*xs):
+        env = {id(v): x for v, x in zip(inputs, xs)}
+        for e, fn in zip(eqns, fns):
+            out = fn(*[env[id(a)] if _is_var(a) else a.value for a in e.inputs])
+            env[id(e.outputs[0])] = out
+        return [env[id(v)] for v in outputs]
+
+    return run
+
+
 def _callable(e, buffer_type):
     """What the generated line calls for ``e``: the ufunc itself where the primitive registered one for
-    this buffer type and there are no params, else the impl with its params bound."""
+    this buffer type and there are no params, else the impl with its params bound (a fused run: its
+    kernel's caller)."""
+    if e.prim is None:
+        fr = e.params["run"]
+        return fusion.make_caller(fr, _interpreter(fr.eqns, fr.inputs, fr.outputs, buffer_type))
     fast = e.prim.fast.get(buffer_type)
     if fast is not None and not e.params:
         return fast
@@ -283,7 +303,7 @@ def _buffer_types(eqns, invars, in_types, const_env):
     return out
 
 
-def generate(eqns, invars, outvars, const_env, in_types, donated=None):
+def generate(eqns, invars, outvars, const_env, in_types, donated=None, fuse=True):
     """Python source for the replay, compiled; returns ``(fn, source)``: ``fn(*buffers) -> list of buffers``.
 
     ``in_types`` are the inputs' buffer types (numpy.ndarray, cupy.ndarray, ...)."""
@@ -305,6 +325,8 @@ def generate(eqns, invars, outvars, const_env, in_types, donated=None):
         return key
 
     types = _buffer_types(eqns, invars, in_types, const_env)
+    if fuse:
+        eqns, types = fusion.fuse(eqns, outvars, types)
     fns = [_callable(e, t) for e, t in zip(eqns, types)]
     plan = _reuse_plan(eqns, invars, outvars, donated, fns)
     tmp = 0
@@ -321,10 +343,12 @@ def generate(eqns, invars, outvars, const_env, in_types, donated=None):
             tmp += 1
         if plan[i] is not None:
             args += f", out={names[id(plan[i])]}"
-        lhs = ", ".join(outs) + ("," if e.prim.multiple_results and len(outs) == 1 else "")
-        if e.prim.multiple_results and not outs:
+        multiple = e.prim is None or e.prim.multiple_results
+        lhs = ", ".join(outs) + ("," if multiple and len(outs) == 1 else "")
+        if multiple and not outs:
             lhs = "_"
-        lines.append(f"    {lhs} = {fname}({args})  # {e.prim.name}")
+        what = e.prim.name if e.prim is not None else f"fused: {len(e.params['run'].eqns)} equations"
+        lines.append(f"    {lhs} = {fname}({args})  # {what}")
     # an output that is a constant is copied: the caller may donate it to another jitted call
     ret = ", ".join(ref(a) + (".copy()" if _is_var(a) and id(a) in const_env and hasattr(const_env[id(a)], "copy")
                               else "") for a in outvars)
