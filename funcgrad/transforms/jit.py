@@ -291,6 +291,8 @@ def _hashable(v, what, fname):
 
 
 _CPU = backend.get_device("cpu")
+_DEFAULT = backend._DEFAULT  # [the default device]: read on every call
+_new_array = object.__new__
 _LEAF = tree.tree_structure(0)
 
 
@@ -322,7 +324,7 @@ class Jitted:
         self.static_argnames = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
         self.donate_argnums = _normalize_nums(donate_argnums)
         self.cache = {}
-        self._fast = {}  # shapes and dtypes of positional Arrays -> (default device, compiled, out_tree)
+        self._fast = {}  # shapes/dtypes of positional Arrays -> (default device, replay, out_tree, single output)
         self._plain = not (self.static_argnums or self.static_argnames or self.donate_argnums)
         self.trace_count = 0
         functools.update_wrapper(self, fun)
@@ -378,11 +380,12 @@ class Jitted:
         if not self._plain or kwargs:
             return None
         fk = []
+        ndarray = np.ndarray
         for a in args:
             if type(a) is not Array:
                 return None
             v = a._value
-            if type(v) is not np.ndarray:
+            if type(v) is not ndarray:
                 return None
             fk.append(v.shape)
             fk.append(v.dtype)
@@ -392,11 +395,13 @@ class Jitted:
         fast = self._fast_key(args, kwargs)
         if fast is not None:
             hit = self._fast.get(fast)
-            if hit is not None and hit[0] is backend._DEFAULT[0]:  # the cached replay, with little around it
-                _, compiled, out_tree = hit
-                outs = compiled.replay(*[a._value for a in args])
-                if out_tree == _LEAF:
-                    return _wrap(outs[0])
+            if hit is not None and hit[0] is _DEFAULT[0]:  # the cached replay, with little around it
+                _, replay, out_tree, single = hit
+                outs = replay(*[a._value for a in args])
+                if single:
+                    r = _new_array(Array)
+                    r._value = outs[0]
+                    return r
                 return tree.tree_unflatten(out_tree, [_wrap(o) for o in outs])
         key, leaves, treedef, arrays, positions, static = self._signature_key(args, kwargs)
         entry = self.cache.get(key)
@@ -404,7 +409,7 @@ class Jitted:
             entry = self._trace(key, leaves, treedef, arrays, positions, static, args)
         compiled, out_tree, lifted = entry
         if fast is not None and not lifted:
-            self._fast[fast] = (backend._DEFAULT[0], compiled, out_tree)
+            self._fast[fast] = (_DEFAULT[0], compiled.replay, out_tree, out_tree == _LEAF)
         if lifted:  # the function closes over values of an outer transformation: they are inputs too
             outs = jit_p.bind(*lifted, *arrays, jitted=compiled)
             return tree.tree_unflatten(out_tree, list(outs))
