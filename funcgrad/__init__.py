@@ -19,6 +19,7 @@ from .transforms import (
     checkpoint, custom_jvp, custom_vjp, grad, hessian, jacfwd, jacobian, jacrev, jvp, linearize, make_graph,
     remat, stop_gradient, value_and_grad, vjp, vmap,
 )
+from . import sparse  # noqa: E402,F401  (funcgrad.sparse: BCOO sparse arrays, docs/sparse.md)
 
 __version__ = "0.1.0"
 
@@ -27,7 +28,7 @@ __all__ = [
     "Primitive", "ShapedArray", "Tracer", "asarray", "checkpoint", "cuda_available", "custom_jvp",
     "custom_vjp", "default_device", "device_put", "devices", "grad", "hessian", "jacfwd", "jacobian",
     "jacrev", "jvp", "linearize", "make_graph", "nn", "numpy", "optim", "random", "remat", "set_default_device",
-    "stop_gradient", "tree", "value_and_grad", "vjp", "vmap",
+    "sparse", "stop_gradient", "tree", "value_and_grad", "vjp", "vmap",
 ]
 
 
