@@ -9,7 +9,7 @@ stand-in's mirror of cupyx on the stand-in) and multiplies: O(nnz * N) work.
 
 Rules (indices are integer arguments and carry no derivative):
 
-- data:  ``data_bar[e] = <g[rows[e]], dense[cols[e]]>`` (a gather of both, a product, a sum);
+- data:  ``data_bar[e] = <g[rows[e]], dense[cols[e]]>`` (gathers of both rows and an einsum of them);
   ``data_dot`` contributes ``coo_matmul(data_dot, rows, cols, dense)``;
 - dense: ``dense_bar = A^T g = coo_matmul(data, cols, rows, g, shape=(K, M))``; ``dense_dot``
   contributes ``coo_matmul(data, rows, cols, dense_dot)``;
@@ -30,7 +30,7 @@ from ..core import Primitive, ShapedArray, Zero
 from ._batching import _iota, at_front, batch_size, moveaxis
 from .elementwise import add, multiply
 from .index import getitem
-from .reduce import reduce_sum
+from .products import einsum
 from .shape import reshape
 from .special import scipy_namespace
 
@@ -81,8 +81,10 @@ def _coo_matmul_abstract(data, rows, cols, dense, *, shape):
 
 def _data_cotangent(g, rows, cols, dense):
     """``<g[rows[e]], dense[cols[e]]>`` for every stored entry e."""
-    prod = multiply(getitem(g, rows), getitem(dense, cols))
-    return prod if len(prod.shape) == 1 else reduce_sum(prod, (1,))
+    gr, dc = getitem(g, rows), getitem(dense, cols)
+    if len(gr.shape) == 1:
+        return multiply(gr, dc)
+    return einsum((gr, dc), ("en", "en"), "e")  # row-wise dots, without the (nnz, N) product in memory
 
 
 def _coo_matmul_vjp(g, ans, data, rows, cols, dense, *, shape):
