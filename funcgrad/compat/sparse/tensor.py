@@ -29,7 +29,8 @@ sparse_csr = "torch.sparse_csr"
 
 SUPPORTED = ("to_dense, indices/values (coalesced), _indices/_values, coalesce, is_coalesced, t/transpose, "
              "crow_indices/col_indices (CSR), torch.sparse.mm/torch.spmm/torch.mm/matmul/@ with a dense matrix, "
-             "torch.sparse.sum, torch.sparse.softmax/log_softmax, * and / by a scalar, detach, to(dtype)")
+             "torch.sparse.sum and sum(), torch.sparse.softmax/log_softmax, * and / by a scalar, clone, detach, "
+             "to(dtype)")
 
 
 class SparseTensor(Tensor):
@@ -257,6 +258,16 @@ class SparseTensor(Tensor):
                                                and other.dim() == 0):
             return self._scaled(self._vals / other)
         raise NotImplementedError("funcgrad.compat: a sparse tensor divides only by a scalar or a 0-d tensor")
+
+    def sum(self, dim=None, keepdim=False, dtype=None):
+        if keepdim:
+            raise NotImplementedError("funcgrad.compat: sum(keepdim=True) of a sparse tensor is not supported")
+        from .ops import sparse_sum  # noqa: PLC0415
+
+        return sparse_sum(self, dim, dtype)
+
+    def clone(self, *, memory_format=None):
+        return self._scaled(self._vals.clone())
 
     def __neg__(self):
         return self._scaled(-self._vals)
