@@ -158,3 +158,44 @@ def test_unsupported_and_invalid_raise_pytorchs_classes():
         torch.sparse_coo_tensor([[0, 1], [1, 0]], [1.0], (2, 2))
     with pytest.raises(NotImplementedError, match="dense dimensions"):
         torch.sparse_coo_tensor([[0, 1]], torch.ones(2, 3), (2, 3))
+
+
+@pytest.mark.parametrize("device", ["cpu", "standin"])
+def test_every_path_stays_on_the_device(device):
+    """The stand-in refuses implicit conversion to numpy, as cupy does: no path hard-codes numpy."""
+    d = torch.tensor(DENSE, dtype=torch.float32, device=device, requires_grad=True)
+    s = d.to_sparse()
+    x = torch.ones(3, 2, device=device, requires_grad=True)
+    out = torch.sparse.mm(s, x) + (torch.ones(2, device=device) @ s).sum()
+    out.sum().backward()
+    assert out.device == d.grad.device == x.grad.device == s.device
+    np.testing.assert_allclose(torch.sparse.softmax(s.t(), 1).to_dense().detach().cpu().numpy().sum(1), [1.0, 0.0, 1.0],
+                               rtol=1e-6)
+    csr = d.detach().to_sparse_csr()
+    assert csr.crow_indices().device == csr.device
+    np.testing.assert_array_equal(torch.sparse.sum(s, 0).to_dense().detach().cpu().numpy(), DENSE.sum(0))
+
+
+def test_sum_clone_and_a_graph_convolution_trains():
+    a, v = _a(True)
+    assert float(a.sum()) == 13.0 and a.sum(1).is_sparse
+    c = a.clone()
+    assert c.is_sparse and c._values() is not a._values()
+    torch.manual_seed(0)
+    n = 12
+    src, dst = torch.randint(0, n, (40,)), torch.randint(0, n, (40,))
+    idx = torch.cat([torch.stack([src, dst]), torch.arange(n).repeat(2, 1)], 1)
+    deg = torch.zeros(n).index_add_(0, idx[0], torch.ones(idx.shape[1]))
+    adj = torch.sparse_coo_tensor(idx, deg[idx[0]].rsqrt() * deg[idx[1]].rsqrt(), (n, n)).coalesce()
+    x, y = torch.randn(n, 4), torch.randint(0, 3, (n,))
+    lin1, lin2 = torch.nn.Linear(4, 16), torch.nn.Linear(16, 3)
+    opt = torch.optim.Adam([*lin1.parameters(), *lin2.parameters()], lr=0.05)
+    losses = []
+    for _ in range(30):
+        opt.zero_grad()
+        h = torch.relu(lin1(torch.sparse.mm(adj, x)))
+        loss = torch.nn.functional.cross_entropy(lin2(torch.sparse.mm(adj, h)), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    assert losses[-1] < 0.6 * losses[0]
