@@ -241,13 +241,33 @@ def _matmul(a, b):
         raise NotImplementedError("BCOO @ BCOO (a sparse result) is not supported: convert one operand with "
                                   ".todense()")
     if isinstance(a, BCOO):
-        return _sparse_dense(a, fnp.asarray(b), transpose=False)
-    return _sparse_dense(b, fnp.asarray(a), transpose=True)
+        return _matmul_batched(a, fnp.asarray(b), transpose=False)
+    return _matmul_batched(b, fnp.asarray(a), transpose=True)
 
 
-@_per_batch
+def _matmul_batched(mat, dense, transpose):
+    """numpy's matmul semantics: a batched BCOO's batch axes pair with the dense operand's leading
+    axes (an operand of rank <= 2 is shared by every batch element); an n-d dense operand is a
+    stack of matrices in its leading axes."""
+    if mat.n_batch:
+        from ..transforms import vmap  # noqa: PLC0415
+
+        if dense.ndim > 2:
+            if dense.shape[0] != mat.shape[0]:
+                raise ValueError(f"matmul: the batch axes of a sparse operand of shape {mat.shape} and a dense "
+                                 f"operand of shape {dense.shape} do not match")
+            return vmap(lambda m, x: _matmul_batched(m, x, transpose))(mat, dense)
+        return vmap(lambda m: _matmul_batched(m, dense, transpose))(mat)
+    if transpose or dense.ndim <= 2:
+        return _sparse_dense(mat, dense, transpose)
+    # (..., K, N): K to the front, one product over the columns of every matrix, the rows back to -2
+    out = _sparse_dense(mat, fnp.moveaxis(dense, -2, 0), transpose=False)
+    return fnp.moveaxis(out, 0, -2)
+
+
 def _sparse_dense(mat, dense, transpose):
-    """``mat @ dense`` (transpose=False) or ``dense @ mat`` (transpose=True), mat 2-d."""
+    """``mat @ dense`` contracting dense's FIRST axis (transpose=False; its other axes follow, as
+    dot_general orders them), or ``dense @ mat`` contracting its last (transpose=True); mat 2-d."""
     if mat.ndim != 2:
         raise ValueError(f"sparse @ dense needs a 2-d sparse matrix, got shape {mat.shape}")
     if dense.ndim == 0:

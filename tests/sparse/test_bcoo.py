@@ -184,3 +184,20 @@ def test_nse_padding_and_scalar_arithmetic():
     np.testing.assert_array_equal(np.asarray((-p).todense()), -np.asarray(m))
     np.testing.assert_array_equal(np.asarray((p * fnp.asarray([[1.0, 10.0], [100.0, 1.0]])).todense()),
                                   [[0.0, 20.0], [300.0, 0.0]])
+
+
+def test_matmul_follows_numpys_semantics_for_stacks():
+    rng = np.random.default_rng(4)
+    data, idx, shape = rng.standard_normal(4), np.array([[0, 1], [1, 0], [2, 2], [0, 1]]), (3, 3)
+    a, ref = _bcoo(data, idx, shape), _dense(data, idx, shape)
+    stack = rng.standard_normal((2, 4, 3, 5))
+    np.testing.assert_allclose(np.asarray(a @ fnp.asarray(stack)), ref @ stack, rtol=1e-12)
+    left = rng.standard_normal((2, 4, 5, 3))
+    np.testing.assert_allclose(np.asarray(fnp.asarray(left) @ a), left @ ref, rtol=1e-12)
+    datas = rng.standard_normal((2, 4))
+    batched = sparse.BCOO((fnp.asarray(datas), fnp.asarray(np.stack([idx, idx]))), shape=(2,) + shape)
+    refs = np.stack([_dense(d, idx, shape) for d in datas])
+    xs = rng.standard_normal((2, 3, 5))
+    np.testing.assert_allclose(np.asarray(batched @ fnp.asarray(xs)), refs @ xs, rtol=1e-12)
+    with pytest.raises(ValueError, match="batch axes"):
+        batched @ fnp.ones((3, 3, 5))
