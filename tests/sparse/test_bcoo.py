@@ -201,3 +201,32 @@ def test_matmul_follows_numpys_semantics_for_stacks():
     np.testing.assert_allclose(np.asarray(batched @ fnp.asarray(xs)), refs @ xs, rtol=1e-12)
     with pytest.raises(ValueError, match="batch axes"):
         batched @ fnp.ones((3, 3, 5))
+
+
+@given(data=st.data())
+def test_vmap_equals_a_loop_for_every_batching_of_the_operands(data):
+    """Each of values, indices and the dense operand batched or not, along any axis."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**16), label="seed"))
+    b, nse, (m, k, n) = data.draw(st.integers(0, 3)), data.draw(st.integers(0, 4)), (3, 2, 2)
+    vals = rng.standard_normal((b, nse))
+    idx = np.stack([rng.integers(0, m, (b, nse)), rng.integers(0, k, (b, nse))], -1)
+    dense = rng.standard_normal((b, k, n))
+    axes = [data.draw(st.sampled_from([None, 0, 1]), label=f"axis {i}") for i in range(3)]
+    if all(a is None for a in axes):
+        axes[0] = 0
+    args = [v[0] if a is None and b else (v if a is None else np.moveaxis(v, 0, a))
+            for v, a in zip((vals, idx, dense), axes)]
+    if b == 0 and any(a is None for a in axes):
+        args = [np.zeros(v.shape[1:], v.dtype) if a is None else np.moveaxis(v, 0, a)
+                for v, a in zip((vals, idx, dense), axes)]
+
+    def f(d, i, x):
+        return fnp.tanh(sparse.BCOO((d, i), shape=(m, k)) @ x)
+
+    got = fg.vmap(f, in_axes=tuple(axes))(*map(fnp.asarray, args))
+    per = [[np.moveaxis(a, ax, 0)[j] if ax is not None else a for a, ax in zip(args, axes)] for j in range(b)]
+    want = np.stack([np.tanh(_dense(d, i, (m, k)) @ x) for d, i, x in per]) if b else np.zeros((0, m, n))
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, atol=1e-12)
+    if b:  # the batching rule under both modes of differentiation
+        d0, x0 = fnp.asarray(args[0]), fnp.asarray(args[2])
+        check_grads(lambda d, x: fg.vmap(f, in_axes=tuple(axes))(d, fnp.asarray(args[1]), x), (d0, x0), order=1)
