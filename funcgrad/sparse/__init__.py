@@ -23,7 +23,7 @@ from ..primitives.sparse import coo_matmul
 from ._index import buffer_of, coalesce_plan
 
 __all__ = ["BCOO", "bcoo_fromdense", "bcoo_todense", "bcoo_dot_general", "bcoo_sum_duplicates",
-           "bcoo_reduce_sum", "bcoo_transpose", "bcoo_multiply_dense", "fromdense", "todense", "is_sparse", "sparsify"]
+           "bcoo_reduce_sum", "bcoo_transpose", "bcoo_multiply_dense", "fromdense", "todense", "is_sparse", "sparsify", "grad", "value_and_grad"]
 
 
 class BCOO:
@@ -315,4 +315,5 @@ def bcoo_dot_general(lhs, rhs, *, dimension_numbers):
 fromdense = bcoo_fromdense
 todense = bcoo_todense
 
+from ._grad import grad, value_and_grad  # noqa: E402
 from .sparsify import sparsify  # noqa: E402  (uses the functions above)

@@ -45,3 +45,22 @@ def test_grad_and_vmap_see_through_sparsify():
     xs = np.random.default_rng(0).standard_normal((4, 3, 2))
     got = fg.vmap(lambda xx: sparse.sparsify(lambda a, y: a @ y)(a, xx))(fnp.asarray(xs))
     np.testing.assert_allclose(np.asarray(got), M @ xs, rtol=1e-12)
+
+
+def test_sparse_grad_returns_bcoo_gradients_of_the_same_pattern():
+    a = sparse.BCOO.fromdense(fnp.asarray(M))
+    x = fnp.asarray(X)
+
+    def f(p, x):
+        return fnp.sum(fnp.sin(p["a"] @ x)) + fnp.sum(x)
+
+    (value, (ga, gx)) = sparse.value_and_grad(f, argnums=(0, 1))({"a": a}, x)
+    assert isinstance(ga["a"], sparse.BCOO) and ga["a"].indices is a.indices
+    g_dense, gx_dense = fg.grad(lambda m, x: fnp.sum(fnp.sin(m @ x)) + fnp.sum(x), argnums=(0, 1))(fnp.asarray(M), x)
+    idx = np.asarray(a.indices)
+    np.testing.assert_allclose(np.asarray(ga["a"].data), np.asarray(g_dense)[idx[:, 0], idx[:, 1]], rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(gx), np.asarray(gx_dense), rtol=1e-12)
+    np.testing.assert_allclose(float(value), float(f({"a": fnp.asarray(M)}, x)), rtol=1e-12)
+    g, aux = sparse.grad(lambda m: (fnp.sum(m.todense() ** 2), "aux"), has_aux=True)(a)
+    assert aux == "aux"
+    np.testing.assert_allclose(np.asarray(g.data), 2 * np.asarray(a.data))
