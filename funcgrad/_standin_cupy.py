@@ -143,4 +143,23 @@ def scipy_namespace(sub, module):
             return g
 
         ns.convolve, ns.correlate = auto_1d_only("convolve"), auto_1d_only("correlate")
+    if sub == "sparse":
+        ns.coo_matrix = _coo_matrix(module)
     return ns
+
+
+def _coo_matrix(module):
+    """cupyx.scipy.sparse.coo_matrix((data, (row, col)), shape): stand-in arrays in, a matrix whose
+    ``@`` takes and returns stand-in arrays; like cupyx, only bool/float/complex values."""
+    class StandinCoo:
+        def __init__(self, arg, shape):
+            data, (row, col) = arg
+            data = _unwrap(data)
+            if data.dtype.char not in "?fdFD":  # cupyx's check
+                raise ValueError("Only bool, float32, float64, complex64 and complex128 are supported")
+            self._m = module.coo_matrix((data, (_unwrap(row), _unwrap(col))), shape=shape)
+
+        def __matmul__(self, other):
+            return _wrap(self._m @ _unwrap(other))
+
+    return StandinCoo

@@ -52,6 +52,9 @@ from .settings import (  # noqa: E402,F401
     set_float32_matmul_precision, use_deterministic_algorithms,
 )
 
+from . import sparse  # noqa: E402  (torch.sparse; routes sparse operands of mm/matmul: before the loops below)
+from .sparse import sparse_coo, sparse_coo_tensor, sparse_csr, sparse_csr_tensor, spmm  # noqa: E402,F401
+
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)
 Tensor.multinomial = multinomial

@@ -110,6 +110,14 @@ def test_reinforce_with_categorical(tmp_path):
     assert len(p_right) == 7 and min(p_right) > 0.6, out
 
 
+def test_gcn_on_a_sparse_adjacency(tmp_path):
+    out = run("user/gcn.py", "--epochs", 100, cwd=tmp_path)
+    assert "layout torch.sparse_coo, is_sparse True" in out, out
+    features_only = numbers(r"features alone: (\S+)\)", out)[0]
+    after = numbers(r"after: test accuracy (\S+)", out)[0]
+    assert after > 0.75 and after > features_only + 0.15, out  # the graph convolution uses the edges
+
+
 def test_cifar10_blitz_tutorial(tmp_path):
     write_cifar10(tmp_path / "data")
     out = run("user/cifar10_tutorial.py", "--epochs", 2, "--lr", 0.01, cwd=tmp_path)
