@@ -32,6 +32,7 @@ import importlib.util
 import logging
 import os
 import pathlib
+import sys
 
 import numpy as np
 
@@ -195,9 +196,13 @@ class FusedRun:
             tmp = folder / f".k_{digest}.{os.getpid()}.tmp"
             tmp.write_text(self.source)
             os.replace(tmp, path)
-        spec = importlib.util.spec_from_file_location(f"funcgrad_kernel_{digest}", path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
+        name = f"funcgrad_kernel_{digest}"
+        mod = sys.modules.get(name)
+        if mod is None:
+            spec = importlib.util.spec_from_file_location(name, path)
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[name] = mod  # numba's cache finds the module of a cached function by its name
+            spec.loader.exec_module(mod)
         self.kernel = mod.kernel
         return self.kernel
 
@@ -232,6 +237,19 @@ def fuse(eqns, outvars, types):
     return out, out_types
 
 
+def _first_call(fr, args, outs):
+    """Load (or compile) the kernel and run it; a cache entry numba cannot load is compiled afresh."""
+    kernel = fr.kernel or fr.load()
+    try:
+        kernel(*args, *outs)
+    except ImportError:  # a stale on-disk entry (written by another layout of the cache): compile in memory
+        from numba import njit  # noqa: PLC0415
+
+        kernel = fr.kernel = njit(error_model="numpy", nogil=True)(kernel.py_func)
+        kernel(*args, *outs)
+    return kernel
+
+
 def make_caller(fr, fallback):
     """The function the replay calls for a fused run: allocate the outputs, run the kernel on flat views.
     ``fallback(*inputs)`` computes the same outputs unfused (used if numba cannot compile the kernel)."""
@@ -245,8 +263,7 @@ def make_caller(fr, fallback):
         outs = [np.empty(shape, dtype) for _ in range(n_out)]
         if kernel is None:
             try:
-                kernel = state["kernel"] = fr.kernel or fr.load()
-                kernel(*args, *[o.reshape(-1) for o in outs])
+                kernel = state["kernel"] = _first_call(fr, args, [o.reshape(-1) for o in outs])
                 return outs
             except Exception as e:  # noqa: BLE001 - numba's typing/lowering errors vary by version
                 log.info("fusion: numba could not compile a kernel of %d equations (%s: %s); running them unfused",

@@ -116,7 +116,7 @@ def test_kernels_are_cached_on_disk_for_the_next_process(tmp_path):
         f = fg.jit(lambda x: fnp.cos(fnp.sin(x) * 3.0 + 0.25))
         print(float(fnp.sum(f(fg.asarray(np.linspace(0, 1, 5))))))
     """)
-    env = {**os.environ, "FUNCGRAD_JIT_FUSE": "1", "FUNCGRAD_CACHE_DIR": str(tmp_path)}
+    env = {**os.environ, "FUNCGRAD_JIT_FUSE": "1", "FUNCGRAD_CACHE_DIR": str(tmp_path), "FUNCGRAD_JIT_LOG": "1"}
     first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert first.returncode == 0, first.stderr
     kernels = list((tmp_path / "kernels").glob("k_*.py"))
@@ -124,6 +124,7 @@ def test_kernels_are_cached_on_disk_for_the_next_process(tmp_path):
     assert len(kernels) == 1 and cached, "numba's index of the compiled kernel is on disk"
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert second.stdout == first.stdout and len(list((tmp_path / "kernels").glob("k_*.py"))) == 1
+    assert "unfused" not in first.stderr + second.stderr  # the second process ran the cached kernel
 
 
 def test_a_kernel_numba_cannot_compile_falls_back(monkeypatch, caplog):
