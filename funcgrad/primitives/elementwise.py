@@ -16,7 +16,8 @@ import numpy as np
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
 from ._batching import elementwise_rule, passthrough_rule
-from .complex import conj as _conj
+from .complex import imag as _imag
+from .complex import real as _real
 
 __all__ = [
     "ufunc_primitive", "add", "subtract", "multiply", "divide", "negative", "power", "sqrt",
@@ -226,7 +227,9 @@ def _abs_deriv(ans, x):
         return sign(x)
     mag = absolute(x)  # (not ans: real inputs then need not keep the output)
     zero = equal(mag, 0)
-    return where(zero, 0.0, _conj(x) / where(zero, 1.0, mag))
+    safe = where(zero, 1.0, mag)
+    # conj(x) / |x|, part by part: numpy's complex / real division overflows at subnormal |x|
+    return where(zero, 0.0, _real(x) / safe - 1j * (_imag(x) / safe))
 
 
 defderiv(absolute_p, _abs_deriv, saves_out=False)
