@@ -7,7 +7,10 @@ sometimes as strided views) are what derivatives are checked against;
 ``kwargs`` hold everything non-differentiable (masks, indices, axes).
 
 Add specs in a module of ``tests/primitives/specs/`` as a module-level
-``SPECS`` list; :data:`ALL_SPECS` collects every such module.
+``SPECS`` list; :data:`ALL_SPECS` collects every such module.  A spec with
+``complex=True`` also runs as ``NAME[complex]``: the same draws with an
+imaginary part (in [-1, 1]) added to every floating-point array, so the rules
+are checked on complex inputs (both real directions, to the same order).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ class Spec:
     order: int = 2
     tol: dict = dataclasses.field(default_factory=dict)
     noncontiguous: bool = True
+    complex: bool = False
 
     def __repr__(self):
         return self.name
@@ -58,6 +62,24 @@ def binary_broadcast(draw, low=-2.0, high=2.0, low2=None, high2=None, avoid2=())
     return (a, b), {}
 
 
+@st.composite
+def with_imaginary_parts(draw, args, low=-1.0, high=1.0):
+    """``args``' draws with ``1j * y`` added to every float array (float32 -> complex64)."""
+    arrays, kwargs = draw(args)
+    out = []
+    for a in arrays:
+        if a.dtype.kind == "f":
+            y = draw(floats_of(a.shape, low, high, dtype=a.dtype))
+            a = (a + 1j * y).astype(np.result_type(a.dtype, np.complex64))
+        out.append(a)
+    return tuple(out), kwargs
+
+
+def complex_variant(spec):
+    return dataclasses.replace(spec, name=f"{spec.name}[complex]", args=with_imaginary_parts(spec.args),
+                               complex=False)
+
+
 def _collect():
     from . import specs
 
@@ -65,6 +87,7 @@ def _collect():
     for mod in pkgutil.iter_modules(specs.__path__):
         m = importlib.import_module(f"{specs.__name__}.{mod.name}")
         out.extend(getattr(m, "SPECS", []))
+    out += [complex_variant(s) for s in out if s.complex]
     names = [s.name for s in out]
     dup = {n for n in names if names.count(n) > 1}
     if dup:
