@@ -292,6 +292,11 @@ def eigh(a, UPLO="L"):
     return EighResult(*_dp.eigh(_inexact(a, "eigh", square=True), UPLO))
 
 
+def eigvalsh(a, UPLO="L"):
+    """numpy.linalg.eigvalsh; differentiable even at repeated eigenvalues."""
+    return eigh(a, UPLO).eigenvalues
+
+
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """numpy.linalg.svd -> (U, S, Vh), or S with compute_uv=False.
 

@@ -240,7 +240,18 @@ defderiv(square_p, lambda ans, x: 2.0 * x, saves_out=False)
 square = square_p.bind
 
 sign_p = ufunc_primitive("sign", zero_derivative=True)
-sign = sign_p.bind
+
+
+def sign(x):
+    """numpy's sign; for complex x it is z / |z| (0 at 0), which is not locally constant, so it is
+    computed from differentiable operations instead of the (zero-derivative) sign primitive."""
+    dt = getattr(x, "dtype", None)
+    if dt is None or dt.kind != "c":
+        return sign_p.bind(x)
+    mag = absolute(x)
+    zero = equal(mag, 0)
+    safe = where(zero, 1.0, mag)
+    return where(zero, 0.0, _real(x) / safe + 1j * (_imag(x) / safe))
 
 
 log1p_p = ufunc_primitive("log1p")
