@@ -208,19 +208,32 @@ def solve_sylvester(a, b, q):
     return solve_sylvester_p.bind(a, b, q)
 
 
+def _host_stack(a):
+    """a's concrete value as a host stack of matrices: a batch (vmap's values, found through
+    their ``val``/``bdim``) gives all its examples; None without a concrete value (make_graph)."""
+    from ..backend import to_numpy  # noqa: PLC0415
+
+    try:
+        return to_numpy(a._concrete())
+    except Exception:  # noqa: BLE001 - any tracer that refuses conversion
+        val, bdim = getattr(a, "val", None), getattr(a, "bdim", None)
+        if val is None or bdim is None:
+            return None
+        inner = _host_stack(val)
+        return None if inner is None else np.moveaxis(inner, bdim, 0)
+
+
 def principal_dtype(a):
     """The dtype of scipy's sqrtm/logm of ``a``: complex for complex ``a`` and for a real ``a`` with
-    a negative real eigenvalue (checked on its concrete value; without one, e.g. under vmap, real)."""
+    a negative real eigenvalue (under vmap: in any example; without a concrete value, real: the
+    impl then raises if the result is complex)."""
     dt = np.dtype(_float_dtype(a))
     if dt.kind == "c":
         return dt
-    try:
-        from ..backend import to_numpy  # noqa: PLC0415
-
-        host = to_numpy(a._concrete())
-    except Exception:  # no concrete value (vmap): the impl raises if the result is complex
+    host = _host_stack(a)
+    if host is None or host.size == 0:
         return dt
-    w = np.linalg.eigvals(host) if host.size else np.zeros(0)
+    w = np.linalg.eigvals(host)
     negative = (w.real < 0) & (np.abs(w.imag) <= 1e-12 * (1 + np.abs(w.real)))
     return np.result_type(dt, np.complex64) if negative.any() else dt
 
@@ -238,7 +251,7 @@ def _matrix_function_impl(name):
             if bool(xp.any(xp.abs(out.imag) > 1e-10 * (1 + xp.abs(out.real).max()))):
                 raise ValueError(f"{name}: the principal {'square root' if name == 'sqrtm' else 'logarithm'} "
                                  "of this matrix is complex (a negative real eigenvalue), and without a "
-                                 "concrete value (under vmap) funcgrad assumed a real result; cast the "
+                                 "concrete value (under make_graph) funcgrad assumed a real result; cast the "
                                  "matrix to complex first")
             out = out.real
         return out.astype(dtype) if out.dtype != dtype else out

@@ -93,12 +93,12 @@ def _collect():
     unknown = complex_names - {s.name for s in out}
     if unknown:
         raise ValueError(f"COMPLEX_VARIANTS names no spec: {sorted(unknown)}")
-    out += [complex_variant(s) for s in out if s.name in complex_names]
+    variants = [complex_variant(s) for s in out if s.name in complex_names]
     names = [s.name for s in out]
     dup = {n for n in names if names.count(n) > 1}
     if dup:
         raise ValueError(f"duplicate spec names: {sorted(dup)}")
-    return out
+    return out, variants
 
 
-ALL_SPECS = _collect()
+ALL_SPECS, COMPLEX_SPECS = _collect()  # COMPLEX_SPECS: the NAME[complex] variants
