@@ -36,6 +36,7 @@ class Spec:
     order: int = 2
     tol: dict = dataclasses.field(default_factory=dict)
     noncontiguous: bool = True
+    few_draws: bool = False  # expensive impls (scipy's logm): a handful of draws only
 
     def __repr__(self):
         return self.name

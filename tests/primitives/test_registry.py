@@ -40,9 +40,17 @@ def _run(spec, data, device, order):
         fg.set_default_device(prev)
 
 
-@pytest.mark.parametrize("spec", ALL_SPECS, ids=lambda s: s.name)
+@pytest.mark.parametrize("spec", [s for s in ALL_SPECS if not s.few_draws], ids=lambda s: s.name)
 @given(data=st.data())
 def test_primitive_cpu(spec, data):
+    _run(spec, data, "cpu", spec.order)
+
+
+@pytest.mark.parametrize("spec", [s for s in ALL_SPECS if s.few_draws], ids=lambda s: s.name)
+@settings(max_examples=3)
+@given(data=st.data())
+def test_primitive_cpu_few_draws(spec, data):
+    """Specs whose impl is slow (Spec.few_draws): the same checks on fewer draws."""
     _run(spec, data, "cpu", spec.order)
 
 
