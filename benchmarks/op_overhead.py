@@ -46,9 +46,13 @@ def run(rounds=20):
     x = np.linspace(0.1, 1.0, 10)
     xa = fg.asarray(x)
     grad_fg = fg.grad(lambda v: fnp.sum(chain(fnp, v)))
+    fwd_jit = fg.jit(lambda v: chain(fnp, v))
+    grad_jit = fg.jit(grad_fg)
     candidates = {
         "funcgrad eager forward": lambda: chain(fnp, xa),
         "funcgrad grad (fwd+bwd)": lambda: grad_fg(xa),
+        "funcgrad jit(forward)": lambda: fwd_jit(xa),
+        "funcgrad jit(grad) (fwd+bwd)": lambda: grad_jit(xa),
     }
     add_torch_candidate(candidates, x)
     autograd = optional("autograd")
@@ -64,6 +68,8 @@ def run(rounds=20):
         jg = jax.grad(lambda v: jnp.sum(chain(jnp, v)))
         xj = jnp.asarray(x)
         candidates["jax eager grad"] = lambda: jg(xj).block_until_ready()
+        jjg = jax.jit(jg)
+        candidates["jax jit(grad)"] = lambda: jjg(xj).block_until_ready()
     res = compare(lambda: chain(np, x), candidates, rounds=rounds, repeat=5)
     ref_us = res["reference_s"] / N_OPS * 1e6
     rows = [("numpy forward (reference)", f"{ref_us:.2f}", "1.0x")]

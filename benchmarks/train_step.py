@@ -15,6 +15,8 @@ on busy cores makes every figure noise.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ._harness import compare, optional, print_table
@@ -202,7 +204,15 @@ def run(rounds=10):
         np.testing.assert_allclose(float(loss_fg), loss_np, rtol=1e-4)
         for a, b in zip(_leaves_np(new_fg), new_np):
             np.testing.assert_allclose(a, b, rtol=2e-3, atol=1e-5)
-        cands = {"funcgrad (fg.grad + optim.sgd)": lambda: step(model, st, x, y)}
+        jstep = fg.jit(step)
+        t0 = time.perf_counter()
+        new_jit, _, loss_jit = jstep(model, st, x, y)  # the first call traces and compiles
+        compile_s = time.perf_counter() - t0
+        np.testing.assert_allclose(float(loss_jit), float(loss_fg), rtol=1e-5)
+        for a, b in zip(_leaves_np(new_jit), _leaves_np(new_fg)):
+            np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+        cands = {"funcgrad (fg.grad + optim.sgd)": lambda: step(model, st, x, y),
+                 "funcgrad fg.jit(step)": lambda: jstep(model, st, x, y)}
         if torch is not None:
             torch.set_num_threads(1)
             tm = _torch_model(torch, name, params)
@@ -219,6 +229,7 @@ def run(rounds=10):
         rows = [("numpy by hand (reference)", f"{res['reference_s'] * 1e3:.2f}", "1.00x")]
         for k, r in res["ratio"].items():
             rows.append((k, f"{res['seconds'][k] * 1e3:.2f}", f"{r:.2f}x"))
+        rows.append(("fg.jit(step): first call (trace + compile + run)", f"{compile_s * 1e3:.1f}", ""))
         print_table(f"train_step: {name}, float32 (median of {rounds} rounds)", rows, ["", "ms/step", "vs numpy"])
         results[name] = res
     return results

@@ -16,19 +16,19 @@ from .core import (
 )
 from .primitives.transfer import device_put_p as _device_put_p
 from .transforms import (
-    checkpoint, custom_jvp, custom_vjp, grad, hessian, jacfwd, jacobian, jacrev, jvp, linearize, make_graph,
-    remat, stop_gradient, value_and_grad, vjp, vmap,
+    ConcretizationTypeError, checkpoint, custom_jvp, custom_vjp, grad, hessian, jacfwd, jacobian, jacrev, jit, jvp,
+    linearize, make_graph, make_jaxpr, remat, stop_gradient, value_and_grad, vjp, vmap,
 )
 from . import sparse  # noqa: E402,F401  (funcgrad.sparse: BCOO sparse arrays, docs/sparse.md)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Array", "Device", "DeviceMismatchError", "EscapedTracerError", "MissingRuleError",
+    "Array", "ConcretizationTypeError", "Device", "DeviceMismatchError", "EscapedTracerError", "MissingRuleError",
     "Primitive", "ShapedArray", "Tracer", "asarray", "checkpoint", "cuda_available", "custom_jvp",
     "custom_vjp", "default_device", "device_put", "devices", "grad", "hessian", "jacfwd", "jacobian",
-    "jacrev", "jvp", "linearize", "make_graph", "nn", "numpy", "optim", "random", "remat", "set_default_device",
-    "sparse", "stop_gradient", "tree", "value_and_grad", "vjp", "vmap",
+    "jacrev", "jit", "jvp", "linearize", "make_graph", "make_jaxpr", "nn", "numpy", "optim", "random", "remat",
+    "set_default_device", "sparse", "stop_gradient", "tree", "value_and_grad", "vjp", "vmap",
 ]
 
 

@@ -18,6 +18,10 @@ from hypothesis import HealthCheck, settings
 if not any(ep.name == "funcgrad" for ep in importlib.metadata.entry_points(group="pytest11")):
     pytest_plugins = ["funcgrad.testing.pytest_plugin"]
 
+# jit's numba kernel fusion compiles each new kernel (a fraction of a second to seconds): the suite runs
+# jit unfused, and tests/transforms/test_fusion.py switches fusion on where it is tested
+os.environ.setdefault("FUNCGRAD_JIT_FUSE", "0")
+
 _SLOW = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile("default", max_examples=25, deadline=None, suppress_health_check=_SLOW)
 settings.register_profile("thorough", max_examples=300, deadline=None, suppress_health_check=_SLOW)

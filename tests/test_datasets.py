@@ -238,3 +238,44 @@ def test_search_depth_is_bounded(tmp_path):
     with pytest.raises(DatasetError, match="neither MNIST IDX files"):
         load(tmp_path)
     assert load(tmp_path / "a").x_train.shape == (12, 1, 6, 6)
+
+
+# --- hostile files: clear errors, bounded reads, no code -----------------------------------
+
+def test_read_idx_header_claiming_a_huge_array(tmp_path):
+    path = tmp_path / "huge-idx3-ubyte"
+    path.write_bytes(struct.pack(">BBBB", 0, 0, 0x0D, 3) + struct.pack(">3I", 2 ** 32 - 1, 2 ** 32 - 1, 2 ** 31))
+    with pytest.raises(DatasetError, match="more than the 16 GiB"):
+        read_idx(path)
+
+
+def test_read_idx_gzip_longer_than_its_header_is_not_read_whole(tmp_path):
+    path = tmp_path / "bomb-idx1-ubyte.gz"
+    with gzip.open(path, "wb") as f:
+        f.write(struct.pack(">BBBBI", 0, 0, 0x08, 1, 4) + bytes(4))
+        for _ in range(64):  # 64 MiB of trailing zeros, a ~64 KiB file
+            f.write(bytes(1 << 20))
+    with pytest.raises(DatasetError, match="is more than 12 bytes"):
+        read_idx(path)
+
+
+class _ObjectArray:
+    """An ndarray whose state claims an object dtype over raw bytes (pointers from the file)."""
+
+    def __reduce__(self):
+        from numpy._core.multiarray import _reconstruct
+        return (_reconstruct, (np.ndarray, (0,), b"b"), (1, (2,), np.dtype("O"), False, b"\x41" * 16))
+
+
+class _ObjectFromBuffer:
+    def __reduce__(self):
+        from numpy._core.numeric import _frombuffer
+        return (_frombuffer, (b"\x41" * 16, np.dtype("O"), (2,), "C"))
+
+
+@pytest.mark.parametrize("payload", [_ObjectArray(), _ObjectFromBuffer()])
+def test_cifar_object_arrays_from_raw_bytes_are_refused(tmp_path, payload):
+    make_cifar(tmp_path)
+    (tmp_path / "data_batch_1").write_bytes(pickle.dumps({b"data": payload, b"labels": [0, 1]}, protocol=2))
+    with pytest.raises(DatasetError, match="is not a CIFAR-10 python batch"):
+        load_cifar10(tmp_path)

@@ -196,3 +196,25 @@ def test_functional_and_compat_apis_give_the_same_losses(tmp_path, model):
         res = demo.run(api=api, model=model, epochs=1, quiet=True, plot=None, echo=lambda *a: None)
         runs[api] = np.asarray(res.history.step_loss[:8], dtype=np.float64)
     np.testing.assert_allclose(runs["compat"], runs["functional"], rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("content", [b"", b"PK\x03\x04garbage", b"\x93NUMPY", None])
+def test_load_checkpoint_of_a_damaged_file_is_a_clear_error(tmp_path, content):
+    path = tmp_path / "bad.npz"
+    if content is None:
+        np.save(tmp_path / "bad.npy", np.ones(2))
+        path = tmp_path / "bad.npy"
+    else:
+        path.write_bytes(content)
+    with pytest.raises(ValueError, match="is not a checkpoint written by save_checkpoint"):
+        outputs.load_checkpoint(path)
+
+
+def test_load_checkpoint_refuses_strings_and_conflicting_names(tmp_path):
+    np.savez(tmp_path / "s.npz", w=np.array(["a", "b"]))
+    with pytest.raises(ValueError, match="not numbers"):
+        outputs.load_checkpoint(tmp_path / "s.npz")
+    for order in (("a", "a.b"), ("a.b", "a")):
+        np.savez(tmp_path / "c.npz", **{k: np.ones(1) for k in order})
+        with pytest.raises(ValueError, match="both"):
+            outputs.load_checkpoint(tmp_path / "c.npz")

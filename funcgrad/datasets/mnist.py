@@ -8,6 +8,7 @@ values, big-endian, in C order.  Files may be gzip-compressed (``.gz``).
 from __future__ import annotations
 
 import gzip
+import math
 import pathlib
 
 import numpy as np
@@ -22,6 +23,8 @@ _IDX_DTYPES = {
     0x0C: np.dtype(">i4"), 0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8"),
 }
 
+_MAX_BYTES = 16 << 30  # no MNIST-family file is near this; a header claiming more is corrupt
+
 # role -> the file name every MNIST-family mirror uses (also found as "*.gz" and with
 # "." for the last "-", e.g. "train-images.idx3-ubyte")
 MNIST_FILES = {
@@ -32,13 +35,19 @@ MNIST_FILES = {
 }
 
 
+def _read_bounded(file: pathlib.Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of the (possibly gzipped) file: a file whose header promises a small array
+    but which is (or decompresses to) gigabytes is not read whole."""
+    opener = gzip.open if file.suffix == ".gz" else open
+    with opener(file, "rb") as f:
+        return f.read(limit)
+
+
 def read_idx(file) -> np.ndarray:
     """Read one IDX file (optionally gzipped) into a numpy array in native byte order."""
     file = pathlib.Path(file)
     try:
-        opener = gzip.open if file.suffix == ".gz" else open
-        with opener(file, "rb") as f:
-            raw = f.read()
+        raw = _read_bounded(file, 4 + 4 * 255)  # the longest header there can be
     except (OSError, EOFError) as e:  # missing, unreadable, or a broken gzip stream
         raise DatasetError(f"cannot read IDX file {str(file)!r}: {e}") from None
     if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] not in _IDX_DTYPES:
@@ -51,11 +60,21 @@ def read_idx(file) -> np.ndarray:
     if ndim == 0 or len(raw) < header:
         raise DatasetError(f"IDX file {str(file)!r} has a truncated or empty header ({ndim} dimensions)")
     shape = tuple(int(d) for d in np.frombuffer(raw, ">u4", count=ndim, offset=4))
-    expected = header + int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    expected = header + math.prod(shape) * dtype.itemsize  # Python ints: no overflow
+    if expected > _MAX_BYTES:
+        raise DatasetError(
+            f"IDX file {str(file)!r} declares shape {shape} of {dtype.newbyteorder('=')} ({expected} bytes), "
+            f"more than the {_MAX_BYTES >> 30} GiB this reader accepts: the header is corrupt"
+        )
+    try:
+        raw = _read_bounded(file, expected + 1)
+    except (OSError, EOFError) as e:
+        raise DatasetError(f"cannot read IDX file {str(file)!r}: {e}") from None
     if len(raw) != expected:
         raise DatasetError(
-            f"IDX file {str(file)!r} is {len(raw)} bytes but its header says shape {shape} of "
-            f"{dtype.newbyteorder('=')} ({expected} bytes): the file is truncated or corrupt"
+            f"IDX file {str(file)!r} is {'more than ' if len(raw) > expected else ''}{min(len(raw), expected)} "
+            f"bytes but its header says shape {shape} of {dtype.newbyteorder('=')} ({expected} bytes): the file "
+            "is truncated or corrupt"
         )
     return np.frombuffer(raw, dtype, offset=header).reshape(shape).astype(dtype.newbyteorder("="))
 

@@ -2,40 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import pathlib
-import secrets
+import zipfile
 
 import numpy as np
 
 import funcgrad as fg
+from funcgrad._atomic_file import atomic_write
 
 from .models import named_leaves
 
 __all__ = ["atomic_write", "load_checkpoint", "plot_history", "save_checkpoint"]
-
-
-@contextlib.contextmanager
-def atomic_write(path):
-    """Open a temporary file next to ``path`` for binary writing; rename it over ``path`` on success.
-
-    A crash or error while writing leaves ``path`` as it was (no half-written file).
-    """
-    path = pathlib.Path(path)
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
-    # 0o666 filtered by the umask: the permissions any new file gets (mkstemp would give 0o600)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def save_checkpoint(path, params, **metadata):
@@ -51,6 +27,15 @@ def save_checkpoint(path, params, **metadata):
         np.savez(f, **arrays)
 
 
+def _read_npz(path):
+    """Every array of an ``.npz`` file; object arrays are refused (``allow_pickle=False``)."""
+    f = np.load(path, allow_pickle=False)
+    if not hasattr(f, "files"):
+        raise ValueError("it holds a single array, not named parameters")
+    with f:
+        return {key: f[key] for key in f.files}
+
+
 def load_checkpoint(path, like=None):
     """``path`` -> (parameters, dict of metadata).
 
@@ -59,17 +44,26 @@ def load_checkpoint(path, like=None):
     model with the checkpoint's arrays in place of its own.
     """
     params, meta = {}, {}
-    with np.load(path, allow_pickle=False) as f:
-        for key in f.files:
-            value = f[key]
-            if key.startswith("meta."):
-                meta[key[5:]] = value.item() if value.ndim == 0 else value
-                continue
-            *parents, leaf = key.split(".")
-            d = params
-            for part in parents:
-                d = d.setdefault(part, {})
-            d[leaf] = value
+    try:
+        stored = _read_npz(path)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:  # missing, truncated, not an npz
+        raise ValueError(f"load_checkpoint: {str(path)!r} is not a checkpoint written by save_checkpoint "
+                         f"(a numpy .npz file): {type(e).__name__}: {e}") from None
+    for key, value in stored.items():
+        if key.startswith("meta."):
+            meta[key[5:]] = value.item() if value.ndim == 0 else value
+            continue
+        *parents, leaf = key.split(".")
+        d = params
+        for part in parents:
+            d = d.setdefault(part, {})
+            if not isinstance(d, dict):
+                raise ValueError(f"load_checkpoint: {str(path)!r} stores both {part!r} and entries under it")
+        if isinstance(d.get(leaf), dict):
+            raise ValueError(f"load_checkpoint: {str(path)!r} stores both {key!r} and entries under it")
+        if value.dtype.kind not in "biufc":
+            raise ValueError(f"load_checkpoint: {str(path)!r} stores {key!r} as {value.dtype}, not numbers")
+        d[leaf] = value
     if like is None:
         return params, meta
     flat = {}

@@ -22,6 +22,7 @@ import optree
 
 from .. import numpy as fnp
 from .. import tree
+from ..core import Array, Tracer
 
 __all__ = [
     "GradientTransformation", "sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad", "adadelta", "chain",
@@ -61,6 +62,16 @@ def _zeros(params):
     return _map(fnp.zeros_like, params)
 
 
+def _count(count):
+    """The step count as a Python int, or as the array it is in a jitted step (where it is traced)."""
+    return count if isinstance(count, Array) and isinstance(count, Tracer) else int(count)
+
+
+def _like(v, leaf):
+    """A per-step scalar (a Python number, or a 0-d array under jit) in the dtype of the leaf it scales."""
+    return v if isinstance(v, (int, float)) else v.astype(leaf.dtype)
+
+
 def _lr(lr, count):
     return lr(count) if callable(lr) else lr
 
@@ -97,11 +108,13 @@ def sgd(lr, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, maxim
         return SgdState(0, _zeros(params) if momentum else None)
 
     def update(grads, state, params=None):
-        count = int(state.count)
+        count = _count(state.count)
         grads = _l2_and_sign(grads, params, weight_decay, maximize, "sgd")
         buf = state.momentum_buffer
         if momentum:
-            if count == 0:
+            if not isinstance(count, int):  # an array count (a jitted step): select without Python control flow
+                buf = _map(lambda b, g: fnp.where(count == 0, g, momentum * b + (1 - dampening) * g), buf, grads)
+            elif count == 0:
                 buf = grads
             else:
                 buf = _map(lambda b, g: momentum * b + (1 - dampening) * g, buf, grads)
@@ -139,7 +152,7 @@ def _adam(lr, b1, b2, eps, weight_decay, amsgrad, decoupled, maximize, fname):
         return AdamState(0, _zeros(params), _zeros(params), _zeros(params) if amsgrad else None)
 
     def update(grads, state, params=None):
-        t = int(state.count) + 1
+        t = _count(state.count) + 1
         lr_t = _lr(lr, t - 1)
         grads = _l2_and_sign(grads, params, 0.0 if decoupled else weight_decay, maximize, fname)
         m = _map(lambda m, g: b1 * m + (1 - b1) * g, state.exp_avg, grads)
@@ -147,7 +160,8 @@ def _adam(lr, b1, b2, eps, weight_decay, amsgrad, decoupled, maximize, fname):
         vmax = _map(fnp.maximum, state.max_exp_avg_sq, v) if amsgrad else None
         bc1, bc2_sqrt = 1 - b1 ** t, (1 - b2 ** t) ** 0.5
         step = lr_t / bc1
-        upd = _map(lambda m, v: -step * m / (fnp.sqrt(v) / bc2_sqrt + eps), m, vmax if amsgrad else v)
+        upd = _map(lambda m, v: -_like(step, m) * m / (fnp.sqrt(v) / _like(bc2_sqrt, m) + eps),
+                   m, vmax if amsgrad else v)
         if weight_decay and decoupled:
             _check_params(params, fname)
             upd = _map(lambda u, p: u - (lr_t * weight_decay) * p, upd, params)

@@ -83,7 +83,9 @@ def _matmul_vjp_y(g, ans, x, y):
     if x.ndim == 1:
         return g * x if y.ndim == 1 else expand_dims(x, -1) * expand_dims(g, -2)
     if y.ndim == 1:
-        return expand_dims(g, -1) * x  # (..., n, k), summed to (k,) by the driver
+        # d/dy of x @ y is g @ x: a vector-matrix product (BLAS), not an outer product summed down;
+        # with batch axes (..., 1, k), summed to (k,) by the driver
+        return matmul(g, x) if x.ndim == 2 else matmul(expand_dims(g, -2), x)
     return matmul(swap_last_two(x), g)
 
 

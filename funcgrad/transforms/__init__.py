@@ -1,5 +1,5 @@
 """Transformations: grad, value_and_grad, vjp, jvp, vmap, Jacobians and Hessians, custom rules,
-checkpointing, graph inspection, stop_gradient."""
+checkpointing, graph inspection, jit, stop_gradient."""
 
 from .api import grad, jvp, stop_gradient, value_and_grad, vjp
 from .batching import vmap
@@ -7,7 +7,8 @@ from .checkpoint import checkpoint, remat
 from .custom import custom_jvp, custom_vjp
 from .graph import Graph, linearize, make_graph
 from .jacobians import hessian, jacfwd, jacobian, jacrev
+from .jit import ConcretizationTypeError, jit, make_jaxpr
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "vmap", "jacrev", "jacfwd", "jacobian", "hessian",
            "custom_jvp", "custom_vjp", "checkpoint", "remat", "make_graph", "Graph", "linearize",
-           "stop_gradient"]
+           "stop_gradient", "jit", "make_jaxpr", "ConcretizationTypeError"]

@@ -38,6 +38,7 @@ from ..primitives.reduce import reduce_sum
 from ._calls import dispatch, instantiate, is_float, lower_vjp, record_vjp_call, zero_tangent
 from .batching import BatchTrace, vmap
 from .forward import JVPTrace, JVPTracer, _fit
+from .jit import JitTrace
 from .reverse import VJPTrace
 
 __all__ = ["custom_jvp", "custom_vjp"]
@@ -143,6 +144,7 @@ def call_custom_jvp(fun, rule, leaves, name):
         JVPTrace: lambda trace: _jvp_of_custom_jvp(trace, rule, leaves),
         VJPTrace: lambda trace: _vjp_of_custom_jvp(trace, fun, rule, leaves, name),
         BatchTrace: lambda trace: _batch_of_custom_jvp(trace, fun, rule, leaves, name),
+        JitTrace: lambda trace: _inline_under_jit(trace, fun, leaves, name),
     }
     return dispatch(handlers, leaves, lambda: list(fun(*leaves)))
 
@@ -257,8 +259,16 @@ def call_custom_vjp(fun, fwd, bwd, leaves, name):
         JVPTrace: lambda trace: _jvp_of_custom_vjp(trace, name),
         VJPTrace: lambda trace: _vjp_of_custom_vjp(trace, fwd, bwd, leaves, name),
         BatchTrace: lambda trace: _batch_of_custom_vjp(trace, fun, fwd, bwd, leaves, name),
+        JitTrace: lambda trace: _inline_under_jit(trace, fun, leaves, name),
     }
     return dispatch(handlers, leaves, lambda: list(fun(*leaves)))
+
+
+def _inline_under_jit(trace, fun, leaves, name):
+    """Under jit the call's primal body is recorded; the graph notes that it held a custom rule, so that
+    differentiating the jitted function from outside refuses instead of ignoring the rule."""
+    trace.custom_rules.append(name)
+    return list(fun(*leaves))
 
 
 def _jvp_of_custom_vjp(trace, name):

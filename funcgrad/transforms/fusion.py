@@ -1,0 +1,260 @@
+"""Kernel fusion for ``fg.jit`` on the CPU: runs of elementwise equations become one numba loop.
+
+After the graph passes of :mod:`funcgrad.transforms.compile` (so after differentiation: the
+backward pass fuses too), :func:`fuse` looks for runs of consecutive elementwise equations of
+one output shape and a floating dtype (float32/float64) whose operands are arrays of that shape,
+0-d values or Python numbers.  Each run of at least :data:`MIN_RUN` equations becomes one
+kernel: a loop over the elements that computes every equation of the run per element and
+stores the values used after the run.  Intermediate arrays, and numpy's per-call overhead for
+each of them, are gone.
+
+Whether to fuse is decided by a cost model measured on this kind of machine (2-core x86-64,
+numpy 2.4 SIMD ufuncs vs numba 0.68 scalar loops; ``benchmarks/fusion.py`` measures it): each
+numpy call costs about 1 µs plus its per-element cost, a kernel call about 2.5 µs plus the sum
+of the run's per-element costs in numba.  numba's scalar ``exp``/``log``/``tanh`` are 5-10x slower
+per element than numpy's vectorized ones (``sin``/``cos`` and arithmetic are not), so a run of
+``tanh`` on a million elements stays unfused while the same run on a hundred elements, or any
+arithmetic run, fuses.
+
+Kernels are written to ``$FUNCGRAD_CACHE_DIR`` (default ``~/.cache/funcgrad/kernels``) as
+Python files named by a hash of their source, and compiled by numba with ``cache=True``, so a
+second process loads the machine code instead of compiling again.  Without numba (the ``jit``
+extra), or with ``FUNCGRAD_JIT_FUSE=0``, jit runs unfused.  A kernel that numba cannot compile
+falls back to the unfused equations (logged on the ``funcgrad.jit`` logger).
+
+Results can differ from numpy's in the last bits (numba's ``sin`` is not numpy's SIMD ``sin``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import os
+import pathlib
+
+import numpy as np
+
+from .graph import Eqn, Var
+
+__all__ = ["fuse", "available", "MIN_RUN"]
+
+log = logging.getLogger("funcgrad.jit")
+
+MIN_RUN = 2
+
+_BINARY_OPS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
+_UNARY_OPS = {"negative": "-"}
+_ARITHMETIC = {"add", "subtract", "multiply", "divide", "negative", "absolute", "square", "maximum", "minimum",
+               "sign", "reciprocal", "floor", "ceil"}
+_FUNCS = {  # primitive name -> numba-supported scalar function (the same numpy name)
+    name: name for name in (
+        "absolute", "square", "sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "tanh",
+        "sinh", "cosh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "maximum", "minimum",
+        "power", "reciprocal", "floor", "ceil", "arctan2", "hypot", "sign",
+    )
+}
+_FUSABLE = set(_BINARY_OPS) | set(_UNARY_OPS) | set(_FUNCS)
+
+
+def available():
+    """Whether fusion runs: numba importable and not switched off."""
+    if os.environ.get("FUNCGRAD_JIT_FUSE", "1").lower() in ("0", "false", "no"):
+        return False
+    return importlib.util.find_spec("numba") is not None
+
+
+def _is_var(a):
+    return type(a) is Var
+
+
+def _eligible(e, types):
+    if e.prim.name not in _FUSABLE or e.params or e.prim.multiple_results or types is not np.ndarray:
+        return False
+    out = e.outputs[0].aval
+    if np.dtype(out.dtype) not in (np.float32, np.float64) or not out.shape:
+        return False
+    for a in e.inputs:
+        if _is_var(a):
+            if a.aval.dtype != out.dtype or a.aval.shape not in (out.shape, ()):
+                return False
+        elif type(a.value) not in (int, float):
+            return False
+    return True
+
+
+def _runs(eqns, types):
+    """Maximal runs of consecutive eligible equations with one output shape and dtype."""
+    runs, cur = [], []
+    for i, (e, t) in enumerate(zip(eqns, types)):
+        if _eligible(e, t) and (not cur or (e.outputs[0].aval == eqns[cur[0]].outputs[0].aval)):
+            cur.append(i)
+            continue
+        if len(cur) >= MIN_RUN:
+            runs.append(cur)
+        cur = [i] if _eligible(e, t) else []
+    if len(cur) >= MIN_RUN:
+        runs.append(cur)
+    return runs
+
+
+# the cost model: nanoseconds per element of each operation as one numpy call and inside a numba loop,
+# and the fixed cost of a numpy call and of a kernel call, measured on a 2-core x86-64 (numpy 2.4, numba
+# 0.68, float64, 10^5 elements; benchmarks/fusion.py prints them for the machine it runs on)
+NUMPY_CALL_NS = 1000.0
+KERNEL_CALL_NS = 2500.0
+_COST_NS = {  # name: (numpy ns/element, numba ns/element)
+    "sin": (29.0, 28.0), "cos": (29.0, 28.0), "tan": (35.0, 35.0), "exp": (3.0, 22.0), "expm1": (10.0, 25.0),
+    "log": (5.0, 30.0), "log1p": (10.0, 30.0), "log2": (6.0, 30.0), "log10": (6.0, 30.0), "tanh": (6.6, 67.0),
+    "sinh": (15.0, 40.0), "cosh": (15.0, 40.0), "sqrt": (2.5, 3.3), "power": (15.0, 40.0),
+    "arctan2": (25.0, 40.0), "hypot": (5.0, 10.0),
+}
+_ARITH_NS = (2.5, 1.0)
+_OTHER_NS = (20.0, 40.0)  # the remaining transcendental functions
+
+
+def _worth_it(run_eqns):
+    """Whether the fused loop is expected to be faster than one numpy call per equation."""
+    n = float(np.prod(run_eqns[0].outputs[0].aval.shape))
+    numpy_ns = NUMPY_CALL_NS * len(run_eqns)
+    fused_ns = KERNEL_CALL_NS
+    for e in run_eqns:
+        c_np, c_nb = _COST_NS.get(e.prim.name, _ARITH_NS if e.prim.name in _ARITHMETIC else _OTHER_NS)
+        numpy_ns += n * c_np
+        fused_ns += n * c_nb
+    return fused_ns < numpy_ns
+
+
+def _expr(e, operand):
+    name = e.prim.name
+    args = [operand(a) for a in e.inputs]
+    if name in _BINARY_OPS:
+        return f"({args[0]} {_BINARY_OPS[name]} {args[1]})"
+    if name in _UNARY_OPS:
+        return f"({_UNARY_OPS[name]}{args[0]})"
+    return f"np.{_FUNCS[name]}({', '.join(args)})"
+
+
+class FusedRun:
+    """One fused run: its inputs (vars, in order), its outputs, the kernel source and the callable."""
+
+    def __init__(self, eqns, later_uses):
+        self.eqns = eqns
+        aval = eqns[0].outputs[0].aval
+        self.shape, self.dtype = aval.shape, np.dtype(aval.dtype)
+        produced = {id(v) for e in eqns for v in e.outputs}
+        self.inputs, seen = [], set()
+        for e in eqns:
+            for a in e.inputs:
+                if _is_var(a) and id(a) not in produced and id(a) not in seen:
+                    seen.add(id(a))
+                    self.inputs.append(a)
+        self.outputs = [v for e in eqns for v in e.outputs if id(v) in later_uses]
+        self.source = self._kernel_source()
+        self.kernel = None
+
+    def _kernel_source(self):
+        names = {}
+        lines = []
+        params = []
+        for k, v in enumerate(self.inputs):
+            if v.aval.shape:
+                params.append(f"i{k}")
+                names[id(v)] = f"v{k}"
+                lines.append(f"        v{k} = i{k}[j]")
+            else:
+                params.append(f"s{k}")
+                names[id(v)] = f"s{k}"
+        ctype = "np.float32" if self.dtype == np.float32 else "np.float64"
+
+        def operand(a):
+            if _is_var(a):
+                return names[id(a)]
+            return f"{ctype}({float(a.value)!r})"
+
+        for n, e in enumerate(self.eqns):
+            names[id(e.outputs[0])] = f"t{n}"
+            lines.append(f"        t{n} = {_expr(e, operand)}")
+        for k, v in enumerate(self.outputs):
+            params.append(f"o{k}")
+            lines.append(f"        o{k}[j] = {names[id(v)]}")
+        first = next(p for p in params if p.startswith(("i", "o")))
+        return ("import numpy as np\nfrom numba import njit\n\n\n"
+                "@njit(cache=True, error_model='numpy', nogil=True)\n"
+                f"def kernel({', '.join(params)}):\n"
+                f"    for j in range({first}.shape[0]):\n" + "\n".join(lines) + "\n")
+
+    def load(self):
+        """Import the kernel from the on-disk cache (written if new)."""
+        digest = hashlib.sha256(self.source.encode()).hexdigest()[:24]
+        folder = pathlib.Path(os.environ.get("FUNCGRAD_CACHE_DIR", pathlib.Path.home() / ".cache" / "funcgrad"))
+        folder = folder / "kernels"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"k_{digest}.py"
+        if not path.exists():
+            tmp = folder / f".k_{digest}.{os.getpid()}.tmp"
+            tmp.write_text(self.source)
+            os.replace(tmp, path)
+        spec = importlib.util.spec_from_file_location(f"funcgrad_kernel_{digest}", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        self.kernel = mod.kernel
+        return self.kernel
+
+
+def _later_uses(eqns, outvars, run):
+    last = run[-1]
+    used = {id(a) for i, e in enumerate(eqns) if i > last for a in e.inputs if _is_var(a)}
+    used |= {id(a) for a in outvars if _is_var(a)}
+    return used
+
+
+def fuse(eqns, outvars, types):
+    """Replace fusable runs by :class:`FusedRun` pseudo-equations (``Eqn(None, {"run": r}, ...)``)."""
+    if not available():
+        return eqns, types
+    runs = [r for r in _runs(eqns, types) if _worth_it([eqns[i] for i in r])]
+    if not runs:
+        return eqns, types
+    out, out_types, start = [], [], {r[0]: r for r in runs}
+    i = 0
+    while i < len(eqns):
+        if i in start:
+            r = start[i]
+            fr = FusedRun([eqns[k] for k in r], _later_uses(eqns, outvars, r))
+            out.append(Eqn(None, {"run": fr}, list(fr.inputs), fr.outputs))
+            out_types.append(np.ndarray)
+            i = r[-1] + 1
+            continue
+        out.append(eqns[i])
+        out_types.append(types[i])
+        i += 1
+    return out, out_types
+
+
+def make_caller(fr, fallback):
+    """The function the replay calls for a fused run: allocate the outputs, run the kernel on flat views.
+    ``fallback(*inputs)`` computes the same outputs unfused (used if numba cannot compile the kernel)."""
+    shape, dtype, n_out = fr.shape, fr.dtype, len(fr.outputs)
+    flat = [bool(v.aval.shape) for v in fr.inputs]
+    state = {}
+
+    def call(*ins):
+        kernel = state.get("kernel")
+        args = [x.reshape(-1) if f else x[()] for x, f in zip(ins, flat)]
+        outs = [np.empty(shape, dtype) for _ in range(n_out)]
+        if kernel is None:
+            try:
+                kernel = state["kernel"] = fr.kernel or fr.load()
+                kernel(*args, *[o.reshape(-1) for o in outs])
+                return outs
+            except Exception as e:  # noqa: BLE001 - numba's typing/lowering errors vary by version
+                log.info("fusion: numba could not compile a kernel of %d equations (%s: %s); running them unfused",
+                         len(fr.eqns), type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+                state["kernel"] = kernel = False
+        if kernel is False:
+            return fallback(*ins)
+        kernel(*args, *[o.reshape(-1) for o in outs])
+        return outs
+
+    return call

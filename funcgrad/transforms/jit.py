@@ -1,0 +1,589 @@
+"""``fg.jit``: trace once on abstract values, replay generated straight-line code on raw buffers.
+
+``jit(f)(*args)`` flattens the arguments; array leaves become abstract inputs (shape,
+dtype, device), every other leaf and every ``static_argnums``/``static_argnames``
+argument is static.  The first call with a new signature traces ``f`` under a
+:class:`JitTrace`: each primitive applied to a traced value records an equation and
+gets its output's shape and dtype from the primitive's ``abstract`` rule (nothing is
+computed).  The graph (the same :class:`~funcgrad.transforms.graph.Graph` that
+``make_graph`` shows) is optimized and turned into Python source by
+:mod:`funcgrad.transforms.compile`, and cached under the signature; later calls
+with the same signature run the replay directly on the input buffers.
+
+Inside a transformation (``grad(jit(f))``, ``vmap(jit(f))``, ``jvp``...), a jitted
+call is one primitive, ``jit``, whose rules are jitted functions of the graph:
+its vjp is ``jit`` of the graph's vjp (forward recomputed, then the backward pass,
+in one compiled replay), its jvp ``jit`` of the graph's jvp, its batching rule ``jit``
+of the graph's ``vmap``.  Those derived graphs are cached on the compiled graph, so
+``grad(jit(f))`` compiles once per signature and runs two replays per call.
+
+Traced values have no concrete value: ``float()``, ``int()``, ``bool()`` (a Python
+``if``), ``.item()`` or boolean-mask indexing of one raises
+:class:`ConcretizationTypeError`, naming the argument it came from.  A Python side
+effect (``print``, appending to a list) runs when ``f`` is traced, not on cached
+calls.  Set ``FUNCGRAD_JIT_LOG=1`` (or configure the ``funcgrad.jit`` logger) to see
+each trace and why it happened.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import os
+import sys
+
+import numpy as np
+
+from .. import backend, tree
+from ..array import ArrayTracer
+from ..core import Array, Primitive, ShapedArray, Trace, Tracer, Zero, asarray
+from ..primitives.creation import zeros_like
+from . import compile as _compile
+from .graph import Eqn, Graph, Literal, Var, _names
+
+__all__ = ["jit", "make_jaxpr", "ConcretizationTypeError", "JitTrace", "Compiled"]
+
+log = logging.getLogger("funcgrad.jit")
+if os.environ.get("FUNCGRAD_JIT_LOG", "").lower() in ("1", "true", "yes"):
+    _h = logging.StreamHandler(sys.stderr)
+    _h.setFormatter(logging.Formatter("funcgrad.jit: %(message)s"))
+    log.addHandler(_h)
+    log.setLevel(logging.INFO)
+
+
+class ConcretizationTypeError(TypeError):
+    """A traced value was used where a concrete Python value is needed (``if``, ``float()``, ...)."""
+
+
+# --- tracing ------------------------------------------------------------------------------
+
+class JitTracer(ArrayTracer):
+    __slots__ = ("_trace", "var", "_device", "origin")
+
+    @property
+    def shape(self):
+        return self.var.aval.shape
+
+    @property
+    def dtype(self):
+        return self.var.aval.dtype
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def aval(self):
+        return self.var.aval
+
+    def _concrete(self):
+        raise ConcretizationTypeError(
+            f"a value traced by {self._trace.describe()} has no concrete value: it is abstract "
+            f"({self.dtype.name}{list(self.shape)}, derived from {self.origin}). Python control flow, "
+            "float()/int()/bool()/.item() and boolean-mask indexing need concrete values: mark the argument "
+            "static (jit(f, static_argnums=...) / static_argnames=...), or compute both branches and "
+            "select with funcgrad.numpy.where instead of Python control flow on traced values."
+        )
+
+    def __repr__(self):
+        return f"Traced<{self._trace.describe()}>({self.dtype.name}{list(self.shape)})"
+
+
+class JitTrace(Trace):
+    """Records primitives applied to abstract values into a graph (nothing is computed)."""
+
+    __slots__ = ("eqns", "constvars", "consts", "_const_ids", "_names", "fname", "lifted", "_keep", "custom_rules")
+    kind = "jit"
+
+    def __init__(self, fname="function"):
+        super().__init__()
+        self.eqns, self.constvars, self.consts = [], [], []
+        self._const_ids = {}
+        self._names = _names()
+        self.fname = fname
+        self.lifted = []  # (var, tracer): values of outer transformations the function closes over
+        self.custom_rules = []  # names of custom_vjp/custom_jvp calls recorded by their primal body
+        self._keep = []  # the objects behind _const_ids stay alive, so their ids stay unique
+
+    def describe(self):
+        return f"jit of {self.fname} (level {self.level})"
+
+    def new_tracer(self, aval, device, origin):
+        t = object.__new__(JitTracer)
+        t._trace = self
+        t.var = Var(next(self._names), aval)
+        t._device = device
+        t.origin = origin
+        return t
+
+    def atom(self, x):
+        if type(x) is JitTracer and x._trace is self:
+            return x.var
+        if isinstance(x, (int, float, complex, bool)) and not isinstance(x, np.generic):
+            return Literal(x)
+        key = id(x)
+        if isinstance(x, Tracer):  # an outer transformation's value: becomes an extra input
+            if key not in self._const_ids:
+                v = self._const_ids[key] = Var(next(self._names), ShapedArray(tuple(x.shape), np.dtype(x.dtype)))
+                self.lifted.append((v, x))
+                self._keep.append(x)
+            return self._const_ids[key]
+        if key not in self._const_ids:
+            buf = x._value if type(x) is Array else x
+            v = Var("", ShapedArray(tuple(getattr(buf, "shape", ())), getattr(buf, "dtype", np.result_type(buf))))
+            self._const_ids[key] = v
+            self.constvars.append(v)
+            self.consts.append(buf)
+            self._keep.append(x)
+        return self._const_ids[key]
+
+    def process_primitive(self, prim, args, params):
+        inputs = [self.atom(a) for a in args]
+        avals = [a.value if type(a) is Literal else a.aval for a in inputs]
+        out = prim.abstract(*avals, **params)
+        outs = out if prim.multiple_results else (out,)
+        if prim.name == "device_put":
+            device = params["device"]
+        else:
+            device = next((a.device for a in args if type(a) is JitTracer), None) or backend.default_device()
+        origin = next((a.origin for a in args if type(a) is JitTracer), "a constant")
+        tracers = [self.new_tracer(ShapedArray(tuple(o.shape), np.dtype(o.dtype)), device, origin) for o in outs]
+        self.eqns.append(Eqn(prim, dict(params), inputs, [t.var for t in tracers]))
+        return tuple(tracers) if prim.multiple_results else tracers[0]
+
+
+# --- the compiled graph and the jit primitive -------------------------------------------------
+
+class Compiled:
+    """One traced signature: the graph, its replay, and (lazily) the jitted rules derived from it."""
+
+    def __init__(self, graph, fname, in_types, donated, custom_rules=()):
+        self.graph = graph
+        self.custom_rules = tuple(custom_rules)
+        self.fname = fname
+        self.donated = donated
+        eqns, outvars, const_env = _compile.optimize(graph, jit_p, all(t is np.ndarray for t in in_types))
+        self.n_eqns = len(eqns)
+        self.replay, self.source = _compile.generate(eqns, graph.invars, outvars, const_env, in_types, donated)
+        self.out_avals = [a.aval if type(a) is Var else ShapedArray((), np.result_type(a.value))
+                          for a in graph.outvars]
+        self.derived = {}
+
+    def __repr__(self):
+        return f"<jit {self.fname}: {len(self.graph.invars)} inputs, {self.n_eqns} equations>"
+
+    __str__ = __repr__
+
+    def run(self, buffers):
+        return self.replay(*buffers)
+
+    def as_function(self):
+        """The graph as a function of its flat inputs, applied with bind (for transformations)."""
+        g = self.graph
+
+        def fun(*xs):
+            env = dict(zip(map(id, g.constvars), (Array._from_buffer(c) if not isinstance(c, Array) else c
+                                                  for c in g.consts)))
+            env.update(zip(map(id, g.invars), xs))
+
+            def read(a):
+                return a.value if type(a) is Literal else env[id(a)]
+
+            for e in g.eqns:
+                out = e.prim.bind(*[read(a) for a in e.inputs], **e.params)
+                for v, o in zip(e.outputs, out if e.prim.multiple_results else (out,)):
+                    env[id(v)] = o
+            return [read(a) for a in g.outvars]
+
+        fun.__name__ = self.fname
+        return fun
+
+    def derived_jit(self, kind, build):
+        if self.custom_rules and kind in ("vjp", "jvp"):
+            raise NotImplementedError(
+                f"differentiating the jitted function {self.fname} from outside (grad(jit(f)), jvp(jit(f))) "
+                f"is not supported when it calls {', '.join(sorted(set(self.custom_rules)))}: the jitted graph "
+                "holds their primal bodies, not their rules. Put the differentiation inside: jit(grad(f)).")
+        j = self.derived.get(kind)
+        if j is None:
+            j = self.derived[kind] = jit(build(self.as_function()))
+        return j
+
+
+def _jit_impl(*buffers, jitted):
+    return jitted.run(buffers)
+
+
+def _jit_abstract(*avals, jitted):
+    return tuple(jitted.out_avals)
+
+
+jit_p = Primitive("jit", _jit_impl, _jit_abstract, multiple_results=True)
+
+
+def _instantiate(zs):
+    return [zeros_like(z.like) if type(z) is Zero else z for z in zs]
+
+
+def _jit_vjp(gs, ans, *args, jitted):
+    from .api import vjp  # noqa: PLC0415
+
+    n = len(args)
+
+    def build(fun):
+        def bwd(*xs_and_gs):
+            _, pullback = vjp(lambda *xs: fun(*xs), *xs_and_gs[:n])
+            return list(pullback(list(xs_and_gs[n:])))
+        bwd.__name__ = f"vjp of {jitted.fname}"
+        return bwd
+
+    j = jitted.derived_jit("vjp", build)
+    cts = j(*args, *_instantiate(gs))
+    return tuple(c if np.dtype(a.dtype).kind in "fc" else Zero(a) for c, a in zip(cts, args))
+
+
+def _jit_jvp(ts, ans, *args, jitted):
+    from .api import jvp  # noqa: PLC0415
+
+    n = len(args)
+
+    def build(fun):
+        def tangent(*xs_and_ts):
+            return jvp(lambda *xs: fun(*xs), tuple(xs_and_ts[:n]), tuple(xs_and_ts[n:]))[1]
+        tangent.__name__ = f"jvp of {jitted.fname}"
+        return tangent
+
+    j = jitted.derived_jit("jvp", build)
+    return tuple(j(*args, *_instantiate(ts)))
+
+
+def _jit_batch(args, dims, jitted):
+    from .batching import vmap  # noqa: PLC0415
+
+    key = ("vmap", tuple(dims))
+
+    def build(fun):
+        def batched(*xs):
+            return vmap(lambda *ys: fun(*ys), in_axes=tuple(dims), out_axes=0)(*xs)
+        batched.__name__ = f"vmap of {jitted.fname}"
+        return batched
+
+    j = jitted.derived_jit(key, build)
+    out = j(*args)
+    return tuple(out), (0,) * len(out)
+
+
+jit_p.defvjp_joint(_jit_vjp, saves_out=False)
+jit_p.defjvp_joint(_jit_jvp)
+jit_p.batch = _jit_batch
+
+
+# --- the user-facing wrapper -----------------------------------------------------------------
+
+def _hashable(v, what, fname):
+    try:
+        hash(v)
+    except TypeError:
+        raise TypeError(f"jit of {fname}: {what} is static (not an array) and must be hashable, got "
+                        f"{type(v).__name__} {v!r:.60}; make it a tuple, or pass arrays instead") from None
+    return v
+
+
+_CPU = backend.get_device("cpu")
+_DEFAULT = backend._DEFAULT  # [the default device]: read on every call
+_new_array = object.__new__
+_LEAF = tree.tree_structure(0)
+
+
+def _leaf_key(x):
+    if type(x) is Array:
+        v = x._value
+        if type(v) is np.ndarray or isinstance(v, np.generic):  # numpy buffers are on the cpu
+            return ("a", v.shape, v.dtype, _CPU)
+        return ("a", tuple(v.shape), v.dtype, backend.device_of(v))
+    if isinstance(x, Tracer):
+        return ("a", tuple(x.shape), np.dtype(x.dtype), x.device)
+    return None
+
+
+def _wrap(buf):
+    a = object.__new__(Array)
+    a._value = buf
+    return a
+
+
+class Jitted:
+    """What ``jit(f)`` returns: call it like ``f``; ``.lower(*args)`` shows the graph for those inputs."""
+
+    def __init__(self, fun, static_argnums, static_argnames, donate_argnums):
+        self.fun = fun
+        self.fname = getattr(fun, "__name__", type(fun).__name__)
+        self._sig = _signature(fun)
+        self.static_argnums = _normalize_nums(static_argnums)
+        self.static_argnames = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
+        self.donate_argnums = _normalize_nums(donate_argnums)
+        self.cache = {}
+        self._fast = {}  # shapes/dtypes of positional Arrays -> (default device, replay, out_tree, single output)
+        self._plain = not (self.static_argnums or self.static_argnames or self.donate_argnums)
+        self.trace_count = 0
+        functools.update_wrapper(self, fun)
+
+    def __repr__(self):
+        return f"<jit of {self.fname}>"
+
+    def __get__(self, obj, objtype=None):  # a jitted method binds like the function it wraps
+        return self if obj is None else functools.partial(self, obj)
+
+    def _split(self, args, kwargs):
+        if self._plain:
+            return (), args, kwargs
+        positions = self._static_positions(args)
+        for i in self.static_argnums:
+            if i >= len(args):
+                raise TypeError(f"jit of {self.fname}: static_argnums includes {i}, but the call passes only "
+                                f"{len(args)} positional argument(s)")
+        static = tuple((i, _hashable(args[i], f"argument {i}", self.fname)) for i in positions)
+        static += tuple((k, _hashable(kwargs[k], f"argument {k!r}", self.fname))
+                        for k in self.static_argnames if k in kwargs)
+        dyn_args = tuple(a for i, a in enumerate(args) if i not in positions)
+        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
+        return static, dyn_args, dyn_kwargs
+
+    def _static_positions(self, args):
+        """static_argnums, plus the positions of static_argnames passed positionally (as in JAX)."""
+        nums = set(self.static_argnums)
+        if self._sig is not None and self.static_argnames:
+            names = list(self._sig.parameters)
+            nums |= {names.index(k) for k in self.static_argnames if k in names and names.index(k) < len(args)}
+        return tuple(sorted(nums))
+
+    def _signature_key(self, args, kwargs):
+        static, dyn_args, dyn_kwargs = self._split(args, kwargs)
+        leaves, treedef = tree.tree_flatten((dyn_args, dyn_kwargs))
+        keys, arrays, positions = [], [], []
+        for i, x in enumerate(leaves):
+            if isinstance(x, (np.ndarray, np.generic)):
+                x = leaves[i] = asarray(x)
+            k = _leaf_key(x)
+            if k is None:
+                keys.append(("s", type(x), _hashable(x, f"the leaf {x!r:.40}", self.fname)))
+            else:
+                keys.append(k)
+                arrays.append(x)
+                positions.append(i)
+        key = (treedef, tuple(keys), static, backend._DEFAULT[0])
+        return key, leaves, treedef, arrays, positions, static
+
+    def _fast_key(self, args, kwargs):
+        """For a call of plain positional numpy-backed Arrays (no static or donated arguments): a cheap key."""
+        if not self._plain or kwargs:
+            return None
+        fk = []
+        ndarray = np.ndarray
+        for a in args:
+            if type(a) is not Array:
+                return None
+            v = a._value
+            if type(v) is not ndarray:
+                return None
+            fk.append(v.shape)
+            fk.append(v.dtype)
+        return tuple(fk)
+
+    def __call__(self, *args, **kwargs):
+        fast = self._fast_key(args, kwargs)
+        if fast is not None:
+            hit = self._fast.get(fast)
+            if hit is not None and hit[0] is _DEFAULT[0]:  # the cached replay, with little around it
+                _, replay, out_tree, single = hit
+                outs = replay(*[a._value for a in args])
+                if single:
+                    r = _new_array(Array)
+                    r._value = outs[0]
+                    return r
+                return tree.tree_unflatten(out_tree, [_wrap(o) for o in outs])
+        key, leaves, treedef, arrays, positions, static = self._signature_key(args, kwargs)
+        entry = self.cache.get(key)
+        if entry is None:
+            entry = self._trace(key, leaves, treedef, arrays, positions, static, args)
+        compiled, out_tree, lifted = entry
+        if fast is not None and not lifted:
+            self._fast[fast] = (_DEFAULT[0], compiled.replay, out_tree, out_tree == _LEAF)
+        if lifted:  # the function closes over values of an outer transformation: they are inputs too
+            outs = jit_p.bind(*lifted, *arrays, jitted=compiled)
+            return tree.tree_unflatten(out_tree, list(outs))
+        if all(type(a) is Array for a in arrays):
+            outs = compiled.run([a._value for a in arrays])
+            for i in self.donate_argnums_flat(args, positions, treedef):
+                arrays[i]._value = _Donated(self.fname)
+            return tree.tree_unflatten(out_tree, [_wrap(o) for o in outs])
+        outs = jit_p.bind(*arrays, jitted=compiled)
+        return tree.tree_unflatten(out_tree, list(outs))
+
+    def donate_argnums_flat(self, args, positions, treedef):
+        if not self.donate_argnums:
+            return []
+        flat_owner = []
+        dyn = [i for i in range(len(args)) if i not in self._static_positions(args)]
+        for i in dyn:
+            n = len(tree.tree_leaves(args[i]))
+            flat_owner += [i] * n
+        donated = []
+        for k, p in enumerate(positions):
+            if p < len(flat_owner) and flat_owner[p] in self.donate_argnums:
+                donated.append(k)
+        return donated
+
+    def _explain(self, key):
+        if not self.cache:
+            return "first call"
+        prev = next(reversed(self.cache))
+        if prev[0] != key[0]:
+            return f"the argument structure changed ({prev[0]} -> {key[0]})"
+        for i, (a, b) in enumerate(zip(prev[1], key[1])):
+            if a != b:
+                return f"leaf {i} changed: {_describe_key(a)} -> {_describe_key(b)}"
+        if prev[2] != key[2]:
+            return f"a static argument changed: {prev[2]} -> {key[2]}"
+        return f"the default device changed ({prev[3]} -> {key[3]})"
+
+    def _trace(self, key, leaves, treedef, arrays, positions, static, args):
+        reason = self._explain(key)
+        trace = JitTrace(self.fname)
+        names = self._leaf_names(args, treedef, positions)
+        wrapped = list(leaves)
+        tracers = []
+        for x, pos, name in zip(arrays, positions, names):
+            t = trace.new_tracer(ShapedArray(tuple(x.shape), np.dtype(x.dtype)), x.device, name)
+            tracers.append(t)
+            wrapped[pos] = t
+        dyn_args, dyn_kwargs = tree.tree_unflatten(treedef, wrapped)
+        full_args = list(dyn_args)
+        for i, v in static:
+            if isinstance(i, int):
+                full_args.insert(i, v)
+        kwargs = dict(dyn_kwargs)
+        kwargs.update({k: v for k, v in static if isinstance(k, str)})
+        try:
+            out = self.fun(*full_args, **kwargs)
+        finally:
+            trace.alive = False
+        out_leaves, out_tree = tree.tree_flatten(out)
+        for x in out_leaves:
+            if not isinstance(x, (Array, Tracer, int, float, complex, bool, np.ndarray, np.generic)):
+                raise TypeError(f"jit of {self.fname}: the function returned a {type(x).__name__} leaf; jitted "
+                                "functions return arrays and numbers (in pytrees)")
+        outvars = [trace.atom(x if isinstance(x, (Array, Tracer)) else asarray(x)) for x in out_leaves]
+        for v in trace.constvars:
+            v.name = next(trace._names)
+        lifted_vars = [v for v, _ in trace.lifted]
+        graph = Graph(lifted_vars + [t.var for t in tracers], trace.constvars, trace.consts, trace.eqns, outvars,
+                      treedef, out_tree)
+        in_types = [backend.get_backend(x.device).array_type for x in [t for _, t in trace.lifted] + arrays]
+        donated = [False] * len(trace.lifted)
+        donated += [False] * len(arrays)
+        for k in self.donate_argnums_flat(args, positions, treedef):
+            donated[len(trace.lifted) + k] = True
+        compiled = Compiled(graph, self.fname, in_types, donated, trace.custom_rules)
+        self.trace_count += 1
+        log.info("traced %s (%s): %d inputs, %d equations after optimization", self.fname, reason,
+                 len(arrays), compiled.n_eqns)
+        entry = (compiled, out_tree, [x for _, x in trace.lifted])
+        if not trace.lifted:  # closed-over tracers belong to this call only: such a trace is not reused
+            self.cache[key] = entry
+        return entry
+
+    def _leaf_names(self, args, treedef, positions):
+        names = list(self._sig.parameters) if self._sig is not None else []
+        dyn = [i for i in range(len(args)) if i not in self._static_positions(args)]
+        owner = []
+        for i in dyn:
+            owner += [i] * len(tree.tree_leaves(args[i]))
+        out = []
+        for p in positions:
+            if p < len(owner):
+                i = owner[p]
+                out.append(f"argument {names[i]!r}" if i < len(names) else f"positional argument {i}")
+            else:
+                out.append("a keyword argument")
+        return out
+
+    def lower(self, *args, **kwargs):
+        """The optimized graph and generated replay for these arguments (traces if needed)."""
+        key, leaves, treedef, arrays, positions, static = self._signature_key(args, kwargs)
+        entry = self.cache.get(key) or self._trace(key, leaves, treedef, arrays, positions, static, args)
+        return Lowered(entry[0])
+
+
+class Lowered:
+    """``jit(f).lower(*args)``: ``.graph`` (printable, ``.to_dot()``), ``.source`` (the generated replay)."""
+
+    def __init__(self, compiled):
+        self.compiled = compiled
+        self.graph = compiled.graph
+        self.source = compiled.source
+
+    def as_text(self):
+        return str(self.graph)
+
+    def __repr__(self):
+        return f"<lowered {self.compiled.fname}: {self.compiled.n_eqns} equations>\n{self.source}"
+
+
+class _Donated:
+    """The buffer of an Array whose memory was donated to a jitted call: any use is an error."""
+
+    def __init__(self, fname):
+        self.fname = fname
+
+    def __getattr__(self, name):
+        raise RuntimeError(f"this Array was donated to the jitted function {self.fname} (donate_argnums) and its "
+                           "buffer reused; it can no longer be used")
+
+
+def _describe_key(k):
+    if k[0] == "a":
+        return f"{k[2].name}{list(k[1])} on {k[3]}"
+    return f"static {k[2]!r:.40}"
+
+
+def _signature(fun):
+    try:
+        return inspect.signature(fun)
+    except (TypeError, ValueError):
+        return None
+
+
+def _normalize_nums(nums):
+    if nums is None:
+        return ()
+    if isinstance(nums, int):
+        return (nums,)
+    return tuple(sorted(int(n) for n in nums))
+
+
+def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
+    """Compile ``fun``: trace it once per input signature, then replay the generated code.
+
+    Usable as ``jit(f)``, ``@jit`` and ``@jit(static_argnums=...)``.  See the module docstring
+    and docs/jit.md for what is traced, what retraces and what cannot be traced.
+    """
+    if fun is None:
+        return functools.partial(jit, static_argnums=static_argnums, static_argnames=static_argnames,
+                                 donate_argnums=donate_argnums)
+    if not callable(fun):
+        raise TypeError(f"jit expects a function, got {type(fun).__name__}")
+    return Jitted(fun, static_argnums, static_argnames, donate_argnums)
+
+
+def make_jaxpr(fun, static_argnums=()):
+    """``make_jaxpr(f)(*args)`` -> the :class:`Graph` ``jit`` traces for these arguments (abstractly,
+    computing nothing), as ``jax.make_jaxpr`` shows it."""
+    j = jit(fun, static_argnums=static_argnums)
+
+    @functools.wraps(fun)
+    def show(*args, **kwargs):
+        return j.lower(*args, **kwargs).graph
+
+    return show
