@@ -7,7 +7,7 @@ import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad.testing import strategies as fst
 
-from ..spec import Spec, floats_of
+from ..spec import Spec, binary_broadcast, floats_of
 
 
 SPECS = [
@@ -26,4 +26,12 @@ SPECS = [
 SPECS += [
     Spec("relu", ("relu",), lambda x: fg.nn.functional.relu(x),
          st.tuples(floats_of(fst.shapes(), avoid=(0.0,))).map(lambda a: (a, {}))),
+]
+
+
+# a jitted call under a transformation is the jit primitive (its rules: jitted vjp/jvp/vmap of its graph)
+_JITTED = fg.jit(lambda x, y: fnp.sin(x) * y + fnp.exp(y) * x)
+
+SPECS += [
+    Spec("jit", ("jit",), lambda x, y: _JITTED(x, y), binary_broadcast()),
 ]
