@@ -12,7 +12,7 @@ stateful API lives in ``funcgrad.compat``.
 from . import numpy, primitives, random, tree  # noqa: F401  (numpy attaches Array's operators)
 from .backend import Device, DeviceMismatchError, cuda_available, default_device, devices
 from .core import (
-    Array, EscapedTracerError, MissingRuleError, Primitive, ShapedArray, Tracer, set_default_device,
+    Array, ConcretizationTypeError, EscapedTracerError, MissingRuleError, Primitive, ShapedArray, Tracer, set_default_device,
 )
 from .primitives.transfer import device_put_p as _device_put_p
 from .transforms import (
@@ -23,7 +23,7 @@ from .transforms import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "Array", "Device", "DeviceMismatchError", "EscapedTracerError", "MissingRuleError",
+    "Array", "ConcretizationTypeError", "Device", "DeviceMismatchError", "EscapedTracerError", "MissingRuleError",
     "Primitive", "ShapedArray", "Tracer", "asarray", "checkpoint", "cuda_available", "custom_jvp",
     "custom_vjp", "default_device", "device_put", "devices", "grad", "hessian", "jacfwd", "jacobian",
     "jacrev", "jvp", "linearize", "make_graph", "nn", "numpy", "optim", "random", "remat", "set_default_device",
