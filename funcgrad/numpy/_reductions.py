@@ -32,7 +32,7 @@ def _accumulating(name, prim_fn, ufunc, identity, a, axis, dtype, out, keepdims,
         a = _where(where, a, identity)
     if dtype is not None:
         a = astype(a, dtype)
-    axes = normalize_axes(axis, a.ndim)
+    axes = normalize_axes(axis, a.ndim, name)
     res = prim_fn(a, axes, keepdims) if axes or keepdims else _accumulate_dtype(a, ufunc)
     if initial is not None:
         res = (add if ufunc is np.add else multiply)(res, initial)
@@ -73,7 +73,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
 def _extremum(name, prim_fn, combine, a, axis, out, keepdims, initial, where):
     no_out(out, name)
     a = as_array(a)
-    axes = normalize_axes(axis, a.ndim)
+    axes = normalize_axes(axis, a.ndim, name)
     if where is not _NO_VALUE and where is not None:
         if initial is _NO_VALUE:
             raise ValueError(
@@ -111,7 +111,7 @@ def _arg(name, prim_fn, a, axis, out, keepdims):
     no_out(out, name)
     a = as_array(a)
     if axis is not None:
-        axis = normalize_axis(axis, a.ndim)
+        axis = normalize_axis(axis, a.ndim, fname=name)
     if a.size == 0 and (axis is None or a.shape[axis] == 0):
         raise ValueError(f"attempt to get {name} of an empty sequence")
     return prim_fn(a, axis, keepdims)
@@ -144,7 +144,7 @@ def _cumulative(name, prim_fn, a, axis, dtype, out):
         a, axis = ravel(a), 0 if axis is None else axis
     if dtype is not None:
         a = astype(a, dtype)
-    return prim_fn(a, normalize_axis(axis, a.ndim))
+    return prim_fn(a, normalize_axis(axis, a.ndim, fname=name))
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -190,7 +190,7 @@ def _logical(name, prim_fn, a, axis, out, keepdims, where):
         from ._elementwise import where as _where  # noqa: PLC0415
 
         a = _where(where, a, name == "all")
-    axes = normalize_axes(axis, a.ndim)
+    axes = normalize_axes(axis, a.ndim, name)
     return prim_fn(a, axes, keepdims)
 
 

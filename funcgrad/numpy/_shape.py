@@ -7,6 +7,7 @@ import numpy as np
 
 from ..primitives import shape as _sp
 from ._util import as_array, normalize_axis, normalize_axes
+from ._validate import order_code, shape_tuple
 
 __all__ = [
     "reshape", "transpose", "swapaxes", "moveaxis", "expand_dims", "squeeze", "broadcast_to",
@@ -15,9 +16,7 @@ __all__ = [
 
 
 def _resolve_shape(newshape, size, old_shape):
-    if isinstance(newshape, (int, np.integer)):
-        newshape = (int(newshape),)
-    newshape = [int(d) for d in newshape]
+    newshape = list(shape_tuple(newshape, "reshape", allow_unknown=True))
     unknown = [i for i, d in enumerate(newshape) if d == -1]
     if len(unknown) > 1:
         raise ValueError("can only specify one unknown dimension")
@@ -34,12 +33,15 @@ def _resolve_shape(newshape, size, old_shape):
 
 
 def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
+    """numpy.reshape.  order='F' reads and writes the elements in Fortran order; 'A' reads in C
+    order (funcgrad arrays have no memory layout of their own: every array is C-ordered)."""
     if shape is None:
         shape = newshape
-    if order != "C":
-        raise NotImplementedError("funcgrad.numpy.reshape supports order='C' only")
+    fortran = order_code(order, "reshape", "CFA") == "F"
     a = as_array(a)
     shape = _resolve_shape(shape, a.size, a.shape)
+    if fortran and (a.ndim > 1 or len(shape) > 1):
+        return transpose(_sp.reshape(transpose(a), shape[::-1]))
     return a if shape == tuple(a.shape) else _sp.reshape(a, shape)
 
 
@@ -84,7 +86,8 @@ def expand_dims(a, axis):
     a = as_array(a)
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     n = a.ndim + len(axes)
-    axes = normalize_axes(axes, n)
+    axes = normalize_axes([int(x) if isinstance(x, (bool, np.bool_)) else x for x in axes], n,  # numpy takes
+                          "expand_dims")  # a bool axis as an int here
     shape = iter(a.shape)
     return reshape(a, tuple(1 if i in axes else next(shape) for i in range(n)))
 
@@ -120,8 +123,11 @@ def broadcast_shapes(*shapes):
 
 
 def ravel(a, order="C"):
+    """numpy.ravel (also Array.ravel and Array.flatten).  order='F' flattens in Fortran order;
+    'A' and 'K' in C order (every funcgrad array is C-ordered)."""
+    fortran = order_code(order, "ravel") == "F"
     a = as_array(a)
-    return reshape(a, (a.size,))
+    return reshape(transpose(a) if fortran else a, (a.size,))
 
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None):

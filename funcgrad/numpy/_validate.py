@@ -1,0 +1,92 @@
+"""Argument normalizers shared by every funcgrad.numpy function: axis, shape, order, integer
+keywords, fill values.  Each raises numpy's exception class for the same mistake (TypeError for
+a float, string or bool where an integer is needed, numpy.exceptions.AxisError for an axis out
+of range, ValueError for a negative dimension or an unknown order), with a message naming the
+function when the caller gives it and the argument.  They are plain function calls (no wrapper
+frame), cheap enough for every op: an ``int`` axis costs one type check."""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+AxisError = np.exceptions.AxisError
+
+__all__ = ["AxisError", "integer", "axis_index", "axes_tuple", "shape_tuple", "order_code", "fill_scalar"]
+
+
+def _where(fname, argname):
+    return f"{fname}(): '{argname}'" if fname else f"'{argname}'"
+
+
+def integer(value, argname, fname=None, *, allow_bool=True):
+    """``operator.index(value)``: a float, string, None or (for axes) bool is a TypeError naming the argument."""
+    if type(value) is int:
+        return value
+    if isinstance(value, (bool, np.bool_)) and not allow_bool:
+        raise TypeError(f"{_where(fname, argname)} must be an integer, not a bool ({value!r})")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(
+            f"{_where(fname, argname)} must be an integer, got {type(value).__name__} ({value!r}): "
+            f"'{type(value).__name__}' object cannot be interpreted as an integer"
+        ) from None
+
+
+def axis_index(axis, ndim, fname=None, argname="axis"):
+    """One axis -> its non-negative index; AxisError (naming the function) when out of range."""
+    a = axis if type(axis) is int else integer(axis, argname, fname, allow_bool=False)
+    if not -ndim <= a < ndim:
+        raise AxisError(a, ndim, msg_prefix=fname)
+    return a % ndim if ndim else 0
+
+
+def axes_tuple(axis, ndim, fname=None, argname="axis"):
+    """None -> all axes; int or tuple/list of ints -> sorted tuple of non-negative axes (no repeats)."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(axis_index(a, ndim, fname, argname) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"{fname + ': ' if fname else ''}duplicate value in '{argname}': {axis!r}")
+        return tuple(sorted(axes))
+    return (axis_index(axis, ndim, fname, argname),)
+
+
+def shape_tuple(shape, fname=None, argname="shape", *, allow_unknown=False):
+    """An int or a sequence of ints -> a tuple of ints; floats are a TypeError, negative sizes a
+    ValueError (``allow_unknown`` lets one -1 through, for reshape)."""
+    if type(shape) is int or isinstance(shape, np.integer) or not hasattr(shape, "__iter__"):
+        dims = (integer(shape, argname, fname),)
+    else:
+        if isinstance(shape, (str, bytes)):
+            raise TypeError(f"{_where(fname, argname)} must be an integer or a sequence of integers, got {shape!r}")
+        dims = tuple(integer(d, argname, fname) for d in shape)
+    low = -1 if allow_unknown else 0
+    if any(d < low for d in dims):
+        raise ValueError(f"{fname + ': ' if fname else ''}negative dimensions are not allowed: {argname}={dims}")
+    return dims
+
+
+def order_code(order, fname=None, allowed="CFAK"):
+    """'C', 'F', 'A' or 'K' (any case; None means 'K' as numpy) -> the upper-case letter."""
+    if order is None:
+        return "K" if "K" in allowed else "C"
+    code = order.upper() if isinstance(order, str) else None
+    if code not in tuple(allowed):
+        choices = ", ".join(repr(c) for c in allowed[:-1]) + f", or {allowed[-1]!r}" if len(allowed) > 1 else repr(allowed)
+        raise ValueError(f"{fname + ': ' if fname else ''}order must be one of {choices} (got {order!r})")
+    return code
+
+
+def fill_scalar(value, fname, argname="fill_value"):
+    """A fill value funcgrad can store: None or another object is a TypeError (numpy would make an
+    object array, which funcgrad arrays cannot hold)."""
+    if value is None or np.result_type(value).kind in "OSUV":
+        raise TypeError(
+            f"{fname}(): {argname}={value!r} is not a number: numpy would make an object array, and "
+            "funcgrad arrays hold numbers only"
+        )
+    return value
