@@ -13,7 +13,7 @@ import numpy as np
 
 AxisError = np.exceptions.AxisError
 
-__all__ = ["AxisError", "integer", "axis_index", "axes_tuple", "shape_tuple", "order_code", "fill_scalar"]
+__all__ = ["AxisError", "python_int", "integer", "axis_index", "axes_tuple", "shape_tuple", "order_code", "fill_scalar"]
 
 
 def _where(fname, argname):
@@ -88,5 +88,20 @@ def fill_scalar(value, fname, argname="fill_value"):
         raise TypeError(
             f"{fname}(): {argname}={value!r} is not a number: numpy would make an object array, and "
             "funcgrad arrays hold numbers only"
+        )
+    return value
+
+
+_INT_RANGE = (-(2 ** 63), 2 ** 64 - 1)  # int64 .. uint64: what a funcgrad array can hold
+
+
+def python_int(value, fname, argname="x"):
+    """A Python int operand that fits a fixed-width integer; beyond uint64 or below int64 an
+    OverflowError (numpy would fall back to Python objects, which funcgrad arrays cannot hold)."""
+    if not _INT_RANGE[0] <= value <= _INT_RANGE[1]:
+        raise OverflowError(
+            f"{fname}(): Python integer {argname}={value} is out of bounds for int64 and uint64: "
+            "funcgrad arrays hold fixed-width numbers (numpy would compute on Python objects here); "
+            "pass a float, or a value in range"
         )
     return value
