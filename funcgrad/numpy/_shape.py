@@ -7,7 +7,7 @@ import numpy as np
 
 from ..primitives import shape as _sp
 from ._util import as_array, normalize_axis, normalize_axes
-from ._validate import order_code, shape_tuple
+from ._validate import integer, order_code, shape_tuple
 
 __all__ = [
     "reshape", "transpose", "swapaxes", "moveaxis", "expand_dims", "squeeze", "broadcast_to",
@@ -17,13 +17,11 @@ __all__ = [
 
 def _resolve_shape(newshape, size, old_shape):
     newshape = list(shape_tuple(newshape, "reshape", allow_unknown=True))
-    unknown = [i for i, d in enumerate(newshape) if d == -1]
+    unknown = [i for i, d in enumerate(newshape) if d < 0]  # numpy: any negative size is the unknown one
     if len(unknown) > 1:
         raise ValueError("can only specify one unknown dimension")
-    if any(d < -1 for d in newshape):
-        raise ValueError(f"negative dimensions not allowed in shape {tuple(newshape)}")
     if unknown:
-        known = int(np.prod([d for d in newshape if d != -1], dtype=np.int64))
+        known = int(np.prod([d for d in newshape if d >= 0], dtype=np.int64))
         if known == 0 or size % known:
             raise ValueError(f"cannot reshape array of size {size} into shape {tuple(newshape)}")
         newshape[unknown[0]] = size // known
@@ -39,6 +37,8 @@ def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
         shape = newshape
     fortran = order_code(order, "reshape", "CFA") == "F"
     a = as_array(a)
+    if shape is None:  # numpy: the same shape
+        shape = a.shape
     shape = _resolve_shape(shape, a.size, a.shape)
     if fortran and (a.ndim > 1 or len(shape) > 1):
         return transpose(_sp.reshape(transpose(a), shape[::-1]))
@@ -97,7 +97,7 @@ def squeeze(a, axis=None):
     if axis is None:
         axes = tuple(i for i, d in enumerate(a.shape) if d == 1)
     else:
-        axes = normalize_axes(axis, a.ndim)
+        axes = normalize_axes(axis, a.ndim, "squeeze", ufunc_reduce=True)
         for ax in axes:
             if a.shape[ax] != 1:
                 raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
@@ -139,6 +139,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None):
         raise ValueError("need at least one array to concatenate")
     if axis is None:
         arrays, axis = [ravel(x) for x in arrays], 0
+    integer(axis, "axis", "concatenate", allow_bool=False)
     nd = arrays[0].ndim
     if nd == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")

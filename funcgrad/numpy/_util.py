@@ -28,9 +28,9 @@ def normalize_axis(axis, ndim, argname="axis", fname=None):
     return axis_index(axis, ndim, fname, argname)
 
 
-def normalize_axes(axis, ndim, fname=None):
+def normalize_axes(axis, ndim, fname=None, *, ufunc_reduce=False, lists=True):
     """None -> all axes; int or tuple -> sorted tuple of non-negative axes (see _validate.axes_tuple)."""
-    return axes_tuple(axis, ndim, fname)
+    return axes_tuple(axis, ndim, fname, ufunc_reduce=ufunc_reduce, lists=lists)
 
 
 def no_out(out, fname):

@@ -43,11 +43,16 @@ def axis_index(axis, ndim, fname=None, argname="axis"):
     return a % ndim if ndim else 0
 
 
-def axes_tuple(axis, ndim, fname=None, argname="axis"):
-    """None -> all axes; int or tuple/list of ints -> sorted tuple of non-negative axes (no repeats)."""
-    if axis is None:
+def axes_tuple(axis, ndim, fname=None, argname="axis", *, ufunc_reduce=False, lists=True):
+    """None -> all axes; int or tuple/list of ints -> sorted tuple of non-negative axes (no repeats).
+    ``ufunc_reduce``: numpy's ufunc reductions take a single axis 0 or -1 on a 0-d array, and
+    refuse lists of axes (so do mean/var/std: ``lists=False``)."""
+    if axis is None or ufunc_reduce and ndim == 0 and type(axis) is int and axis in (0, -1):
         return tuple(range(ndim))
     if isinstance(axis, (tuple, list)):
+        if (ufunc_reduce or not lists) and type(axis) is list:  # numpy's ufunc reductions take tuples only
+            raise TypeError(f"{_where(fname, argname)} must be an integer or a tuple of integers, got a list "
+                            "('list' object cannot be interpreted as an integer)")
         axes = tuple(axis_index(a, ndim, fname, argname) for a in axis)
         if len(set(axes)) != len(axes):
             raise ValueError(f"{fname + ': ' if fname else ''}duplicate value in '{argname}': {axis!r}")
@@ -57,15 +62,13 @@ def axes_tuple(axis, ndim, fname=None, argname="axis"):
 
 def shape_tuple(shape, fname=None, argname="shape", *, allow_unknown=False):
     """An int or a sequence of ints -> a tuple of ints; floats are a TypeError, negative sizes a
-    ValueError (``allow_unknown`` lets one -1 through, for reshape)."""
+    ValueError (``allow_unknown`` lets them through, for reshape, which takes a negative size as
+    the unknown one)."""
     if type(shape) is int or isinstance(shape, np.integer) or not hasattr(shape, "__iter__"):
-        dims = (integer(shape, argname, fname),)
-    else:
-        if isinstance(shape, (str, bytes)):
-            raise TypeError(f"{_where(fname, argname)} must be an integer or a sequence of integers, got {shape!r}")
+        dims = (integer(shape, argname, fname, allow_bool=False),)
+    else:  # any iterable, as numpy (a string's characters are then refused one by one)
         dims = tuple(integer(d, argname, fname) for d in shape)
-    low = -1 if allow_unknown else 0
-    if any(d < low for d in dims):
+    if not allow_unknown and any(d < 0 for d in dims):
         raise ValueError(f"{fname + ': ' if fname else ''}negative dimensions are not allowed: {argname}={dims}")
     return dims
 
@@ -74,7 +77,9 @@ def order_code(order, fname=None, allowed="CFAK"):
     """'C', 'F', 'A' or 'K' (any case; None means 'K' as numpy) -> the upper-case letter."""
     if order is None:
         return "K" if "K" in allowed else "C"
-    code = order.upper() if isinstance(order, str) else None
+    if not isinstance(order, str):
+        raise TypeError(f"{fname + ': ' if fname else ''}order must be str, not {type(order).__name__}")
+    code = order.upper()
     if code not in tuple(allowed):
         choices = ", ".join(repr(c) for c in allowed[:-1]) + f", or {allowed[-1]!r}" if len(allowed) > 1 else repr(allowed)
         raise ValueError(f"{fname + ': ' if fname else ''}order must be one of {choices} (got {order!r})")
@@ -84,7 +89,7 @@ def order_code(order, fname=None, allowed="CFAK"):
 def fill_scalar(value, fname, argname="fill_value"):
     """A fill value funcgrad can store: None or another object is a TypeError (numpy would make an
     object array, which funcgrad arrays cannot hold)."""
-    if value is None or np.result_type(value).kind in "OSUV":
+    if value is None or isinstance(value, (str, bytes)) or np.result_type(value).kind in "OSUV":
         raise TypeError(
             f"{fname}(): {argname}={value!r} is not a number: numpy would make an object array, and "
             "funcgrad arrays hold numbers only"

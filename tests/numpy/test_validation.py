@@ -75,12 +75,11 @@ def test_fortran_reshape_is_differentiable():
     lambda m: m.ravel(X, order="Q"), lambda m: m.zeros(2, order="K"), lambda m: m.ones(2, order=1),
     lambda m: m.zeros_like(X, order="Z"), lambda m: m.reshape(X, (3, 2), order="K"),
 ])
-def test_a_bad_order_is_a_value_error_as_numpy(call):
+def test_a_bad_order_is_numpys_error(call):
     with pytest.raises((ValueError, TypeError)) as ref:
         call(np)
-    with pytest.raises(ValueError, match="order must be one of"):
+    with pytest.raises(type(ref.value), match="order must be"):
         call(fnp)
-    assert isinstance(ref.value, (ValueError, TypeError))
 
 
 def test_keyword_types():
