@@ -27,13 +27,13 @@ import numpy as np
 
 from . import backend
 from .array import (  # noqa: F401  (re-exported: the core's public names)
-    _TRACER_TYPES, Array, ArrayTracer, ShapedArray, Tracer, asarray, is_array,
+    _TRACER_TYPES, Array, ArrayTracer, ConcretizationTypeError, ShapedArray, Tracer, asarray, is_array,
 )
 from .backend import backend_of, namespace_of  # noqa: F401  (re-exported for rule authors)
 
 __all__ = [
     "Array", "Tracer", "ArrayTracer", "Trace", "Primitive", "bind", "Zero", "ShapedArray",
-    "REGISTRY", "asarray", "is_array", "EscapedTracerError", "MissingRuleError",
+    "REGISTRY", "asarray", "is_array", "EscapedTracerError", "MissingRuleError", "ConcretizationTypeError",
 ]
 
 

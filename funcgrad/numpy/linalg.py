@@ -19,8 +19,7 @@ import numpy as np
 from ..primitives import linalg as _lp
 from ..primitives import linalg_decomp as _dp
 from ..primitives import linalg_eig as _ep
-from ..transforms.batching import BatchedValueError
-from ..transforms.jit import ConcretizationTypeError
+from ..core import ConcretizationTypeError
 from ._elementwise import astype, not_equal
 from ._linalg_norms import matrix_norm, norm, vector_norm
 from ._products import matmul
@@ -189,7 +188,7 @@ def lstsq(a, b, rcond=None):
     rank_arr = _sum(s > rcond * _max(s), dtype=np.int32) if min(m, n) else _lp.zeros_like(s, shape=(), dtype=np.int32)
     try:
         rank = np.int32(int(rank_arr))
-    except (BatchedValueError, ConcretizationTypeError):  # under vmap/jit the rank is an array (as JAX)
+    except ConcretizationTypeError:  # under vmap/jit the rank is an array (as JAX; BatchedValueError is one)
         rank = None
     if (rank is None or rank == n) and m > n:
         r = b - matmul(a, x)

@@ -346,13 +346,13 @@ cholesky = cholesky_p.bind
 # Golub & Pereyra: for A of locally constant rank, with P = pinv(A),
 # dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P.
 
-def _pinv_abstract(a, rcond):
+def _pinv_abstract(a, rcond, atol):
     if len(a.shape) < 2:
         raise LinAlgError(f"pinv: {len(a.shape)}-dimensional array given. Array must be at least two-dimensional")
     return ShapedArray(tuple(a.shape[:-2]) + (a.shape[-1], a.shape[-2]), a.dtype)
 
 
-def _pinv_jvp(t, ans, a, rcond):
+def _pinv_jvp(t, ans, a, rcond, atol):
     p = ans
     th = H(t)
     return (-matmul(p, matmul(t, p))
@@ -360,7 +360,7 @@ def _pinv_jvp(t, ans, a, rcond):
             + matmul(th - matmul(p, matmul(a, th)), matmul(H(p), p)))
 
 
-def _pinv_vjp(g, ans, a, rcond):  # the transpose of the jvp (conj(P), conj(A) where the jvp has H)
+def _pinv_vjp(g, ans, a, rcond, atol):  # the transpose of the jvp (conj(P), conj(A) where the jvp has H)
     p, pc, ac = ans, cj(ans), cj(a)
     gh = H(g)
     return (-matmul(T(p), matmul(g, T(p)))
@@ -368,14 +368,26 @@ def _pinv_vjp(g, ans, a, rcond):  # the transpose of the jvp (conj(P), conj(A) w
             + matmul(matmul(T(p), pc), gh - matmul(gh, matmul(pc, ac))))
 
 
-pinv_p = Primitive("pinv", lambda a, rcond: namespace_of(a).linalg.pinv(a, rcond=rcond), _pinv_abstract)
+def _pinv_impl(a, rcond, atol):
+    """Singular values at or below max(atol, rcond * largest) count as zero (numpy: atol = 0;
+    PyTorch's linalg.pinv: both)."""
+    xp = namespace_of(a)
+    if not atol:
+        return xp.linalg.pinv(a, rcond=rcond)
+    u, s, vh = xp.linalg.svd(a, full_matrices=False)
+    cutoff = xp.maximum(atol, rcond * xp.max(s, axis=-1, keepdims=True, initial=0.0))
+    s_inv = xp.where(s > cutoff, 1 / xp.where(s > cutoff, s, 1), 0).astype(s.dtype)
+    return xp.matmul(xp.conj(xp.swapaxes(vh, -1, -2)) * s_inv[..., None, :], xp.conj(xp.swapaxes(u, -1, -2)))
+
+
+pinv_p = Primitive("pinv", _pinv_impl, _pinv_abstract)
 pinv_p.defvjp(_pinv_vjp)
 pinv_p.defjvp(_pinv_jvp)
 
 
-def pinv(a, rcond):
-    """Moore-Penrose pseudo-inverse; singular values below rcond * largest are cut."""
-    return pinv_p.bind(a, rcond=float(rcond))
+def pinv(a, rcond, atol=0.0):
+    """Moore-Penrose pseudo-inverse; singular values at or below max(atol, rcond * largest) are cut."""
+    return pinv_p.bind(a, rcond=float(rcond), atol=float(atol))
 
 
 # vmap: these act on the trailing (matrix) axes of stacks, so a batch axis in front is exact
