@@ -5,16 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import scipy as _fg_scipy  # noqa: F401  (registers the special-function primitives)
-from ..core import REGISTRY
+from ..core import REGISTRY, bind
 from ..primitives import elementwise as ew
 from . import dtypes
 from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote
 from .device import check_same, like, xp_of
-from .graph import record
 from .tensor import Tensor, wrap
 
 _new = object.__new__
-_NO_PARAMS = {}  # shared by parameterless ops (never mutated)
 _P = {name: getattr(ew, name + "_p") for name in (
     "add", "subtract", "multiply", "divide", "power", "negative", "sqrt", "exp", "log", "sin", "cos",
     "tanh", "absolute", "square", "sign", "log1p", "expm1", "maximum", "minimum", "logaddexp", "where")}
@@ -29,9 +27,9 @@ def _binary(prim, name, floats=False):
         ti, to = type(input), type(other)
         if ti is Tensor:
             if to is float and input._value.dtype.kind == "f":
-                return record(prim, (input, other), _NO_PARAMS)
+                return bind(prim, input, other)
             if to is Tensor and input._value.dtype is other._value.dtype and input._value.ndim and other._value.ndim:
-                return record(prim, (input, other), _NO_PARAMS)
+                return bind(prim, input, other)
         (a, b), npd = promote(as_t(input), as_t(other))
         return _finish(apply(prim, a, b), npd)
     f.__name__ = name
@@ -95,8 +93,8 @@ def div(input, other, *, rounding_mode=None, out=None):
 def pow(input, exponent, *, out=None):  # noqa: A001
     if type(input) is Tensor and type(exponent) in (int, float) and input._value.dtype.kind == "f":
         if exponent == 2:
-            return name_grad(record(_P["square"], (input,), _NO_PARAMS), "PowBackward0")
-        return record(_P["power"], (input, exponent), _NO_PARAMS)
+            return name_grad(bind(_P["square"], input), "PowBackward0")
+        return bind(_P["power"], input, exponent)
     (a, b), npd = promote(as_t(input), as_t(exponent))
     if npd.kind in "iu" and bool((b._value < 0).any() if isinstance(b, Tensor) else b < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -109,7 +107,7 @@ def _unary(prim_name, torch_name, floats=True):
 
     def f(input, *, out=None):
         if type(input) is Tensor and (not floats or input._value.dtype.kind == "f"):
-            return record(prim, (input,), _NO_PARAMS)
+            return bind(prim, input)
         x = as_t(input)
         return apply(prim, float_input(x) if floats else x)
     f.__name__ = torch_name
