@@ -143,7 +143,7 @@ class Primitive:
     __slots__ = (
         "name", "impl", "abstract", "vjps", "vjp_all", "jvps", "jvp_all", "batch",
         "multiple_results", "differentiable", "zero_derivative", "unsaved", "saves_out",
-        "reads", "bind", "fast", "__weakref__",
+        "reads", "_unsaved_by", "bind", "fast", "__weakref__",
     )
 
     def __init__(self, name, impl, abstract=None, *, multiple_results=False,
@@ -168,6 +168,7 @@ class Primitive:
         self.unsaved = ()  # args reverse mode need not keep for the vjp rules
         self.saves_out = True  # whether reverse mode keeps the output for them
         self.reads = None  # per-argument rule -> the arguments it reads (None: every saved one)
+        self._unsaved_by = {}  # unsaved_given's answers, by which arguments are traced
         self.bind = functools.partial(bind, self)  # prim.bind(*args, **params)
         # buffer type -> a C function equal to impl for buffers of that type (filled
         # by families such as ufuncs): the eager fast path then skips a Python frame
@@ -197,12 +198,18 @@ class Primitive:
     def unsaved_given(self, traced):
         """The arguments reverse mode need not keep when those with ``traced[i]`` true
         receive cotangents: ``unsaved_args`` plus those no needed rule reads."""
-        n = len(traced)
-        unsaved = range(n) if self.unsaved is ALL_ARGS else self.unsaved
-        if self.reads is None:
-            return unsaved
-        read = frozenset().union(*(r for r, t in zip(self.reads, traced) if t))
-        return [i for i in range(n) if i in unsaved or i not in read]
+        key = tuple(traced)
+        got = self._unsaved_by.get(key)
+        if got is None:
+            n = len(key)
+            unsaved = range(n) if self.unsaved is ALL_ARGS else self.unsaved
+            if self.reads is None:
+                got = tuple(unsaved)
+            else:
+                read = frozenset().union(*(r for r, t in zip(self.reads, key) if t))
+                got = tuple(i for i in range(n) if i in unsaved or i not in read)
+            self._unsaved_by[key] = got
+        return got
 
     def defjvp(self, *rules):
         """Per-argument jvp rules ``rule(t, ans, *args, **params)``; None: no derivative."""
