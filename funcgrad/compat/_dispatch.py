@@ -69,7 +69,7 @@ def promote(*xs):
 
 def float_input(x):
     """Integer/bool tensors -> default float (PyTorch's unary float ops)."""
-    if x._value.dtype.kind in "biu":
+    if dtypes.buf_of(x).dtype.kind in "biu":
         return cast(x, dtypes.get_default_dtype().dtype)
     return x
 

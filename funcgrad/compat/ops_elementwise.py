@@ -8,6 +8,7 @@ from .. import scipy as _fg_scipy  # noqa: F401  (registers the special-function
 from ..core import REGISTRY, bind
 from ..primitives import elementwise as ew
 from . import dtypes
+from .dtypes import buf_of
 from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote
 from .device import check_same, like, xp_of
 from .tensor import Tensor, wrap
@@ -26,7 +27,7 @@ def _binary(prim, name, floats=False):
     def f(input, other, *, out=None):
         ti, to = type(input), type(other)
         if ti is Tensor:
-            if to is float and input._value.dtype.kind == "f":
+            if to is float and buf_of(input).dtype.kind == "f":
                 return bind(prim, input, other)
             if to is Tensor and input._value.dtype is other._value.dtype and input._value.ndim and other._value.ndim:
                 return bind(prim, input, other)
@@ -37,7 +38,7 @@ def _binary(prim, name, floats=False):
 
 
 def _finish(r, npd):
-    if r._value.dtype != npd:  # numpy's rule gave another dtype (python scalars): PyTorch's wins
+    if dtypes.buf_of(r).dtype != npd:  # numpy's rule gave another dtype (python scalars): PyTorch's wins
         r = cast(r, npd)
     return r
 
@@ -208,7 +209,7 @@ def where(condition, input=None, other=None):
         return nonzero(condition, as_tuple=True)
     (a, b), npd = promote(as_t(input), as_t(other))
     c = as_t(condition)
-    if isinstance(c, Tensor) and c._value.dtype != np.bool_:
+    if isinstance(c, Tensor) and buf_of(c).dtype != np.bool_:
         c = wrap(c._value.astype(bool))
     if not isinstance(a, Tensor) and not isinstance(b, Tensor):
         a = wrap(like(np.asarray(a, dtype=npd), c._value) if isinstance(c, Tensor) else np.asarray(a, dtype=npd))
@@ -224,7 +225,7 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
         x = where(lt(x, min), min, x)
     if max is not None:
         x = where(gt(x, max), max, x)
-    if x._value.dtype != input._value.dtype and not isinstance(min, Tensor) and not isinstance(max, Tensor):
+    if buf_of(x).dtype != buf_of(input).dtype and not isinstance(min, Tensor) and not isinstance(max, Tensor):
         x = cast(x, dtypes.result_np(input, *(v for v in (min, max) if v is not None)))
     return name_grad(x, "ClampBackward1")
 
@@ -264,7 +265,7 @@ def logical_not(input):
 
 @op("bitwise_not")
 def bitwise_not(input):
-    if input._value.dtype.kind == "f":
+    if buf_of(input).dtype.kind == "f":
         raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
     return wrap(xp_of(input._value).invert(input._value))
 
