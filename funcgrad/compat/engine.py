@@ -101,13 +101,11 @@ def call_node(node, grads, create_graph, release):
         ans = node.out
     else:
         ans = _saved_output(node, create_graph)
-    edges = node.edges
     if prim.multiple_results:
         grads = tuple(Zero(o) if x is None else x for x, o in zip(grads, node.outs))
-    # the rule driver's parents: the producing node stands in for its output 0's aval
-    parents = []
-    for e in edges:
-        parents.append(None if e is None else e[0] if e[1] == 0 else _Aval(*e[0].out_meta(e[1])))
+    parents = node.parents
+    if parents is None:  # the producing node stands in for its output 0's aval
+        parents = [None if e is None else e[0] if e[1] == 0 else _Aval(*e[0].out_meta(e[1])) for e in node.edges]
     res = apply_vjp_rules(prim, grads, ans, args, node.params, parents, "funcgrad.compat backward")
     if prim.zero_derivative:
         for i, c in enumerate(res):

@@ -79,6 +79,7 @@ class Node(AvalProps):
     vers = None
     out = None
     saved_any = False
+    parents = None  # the rule driver's parents (an aval-like per edge), when recorded with the edges
 
     def name(self):
         if self.name_ is not None:
@@ -233,18 +234,20 @@ class _CompatTrace(Trace):
             return r
         if not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or out.dtype.kind not in "fc":
             return r
-        node = _new(Node)  # (_new_node and _finish_node, inline: two frames less per op)
+        node = _new(Node)  # (_new_node inline, and no saved tensors to look for: _set_output)
         node.seq = next(_SEQ)
         if STATE.anomaly:
             node.anomaly = _anomaly_trace()
         node.prim = prim
         node.params = params
         node.edges = [e] if n == 1 else [e, None]
+        p0 = e[0] if e[1] == 0 else _Aval(v.shape, v.dtype)  # the argument's aval-like stand-in
+        node.parents = [p0] if n == 1 else [p0, None]
         unsaved = prim.unsaved
         reads = prim.reads
         saved = [None] if n == 1 else [None, args[1]]  # a Python number is its own aval
         if (unsaved and (unsaved is ALL_ARGS or 0 in unsaved)) or (reads is not None and 0 not in reads[0]):
-            saved[0] = e[0] if e[1] == 0 else _Aval(v.shape, v.dtype)
+            saved[0] = p0
         else:
             vc = a._vc
             if vc is None:
@@ -253,17 +256,7 @@ class _CompatTrace(Trace):
             node.vers = [(0, a, vc[0])]
             node.saved_any = True
         node.args = saved
-        node.shape = out.shape
-        node.dtype = out.dtype
-        if prim.saves_out:
-            node.out = _arr(out)
-            vc = r._vc  # a view's is its base's
-            if vc is None:
-                vc = r._vc = [0]
-            node.out_vc = vc
-            node.out_ver = vc[0]
-            node.saved_any = True
-        r.grad_fn = node
+        _set_output(node, prim, out, r)
         return r
 
 
@@ -369,6 +362,11 @@ def _finish_node(node, prim, out, r):
             saved[i] = _arr(a._value)
     if vers is not None:
         node.saved_any = True
+    _set_output(node, prim, out, r)
+
+
+def _set_output(node, prim, out, r):
+    """The node's output aval (and the output, with its version, if the rules read it); r's grad_fn."""
     node.shape = out.shape
     node.dtype = out.dtype
     if prim.saves_out:
