@@ -206,7 +206,10 @@ class _CompatTrace(Trace):
         element-wise chains; ``_record`` takes every other case."""
         a = args[0]
         n = len(args)
-        if type(a) not in TENSOR_TYPES or prim.multiple_results or n > 2 or (n == 2 and type(args[1]) not in _PY_SCALARS):
+        if n == 1:
+            if type(a) not in TENSOR_TYPES or prim.multiple_results:
+                return _record(self, prim, args, params)
+        elif n != 2 or type(a) not in TENSOR_TYPES or type(args[1]) not in _PY_SCALARS or prim.multiple_results:
             return _record(self, prim, args, params)
         v = a._value
         try:
@@ -227,9 +230,12 @@ class _CompatTrace(Trace):
             link_view(r, a)
         fn = a.grad_fn
         if fn is not None:
-            e = (fn, a._output_nr)
+            nr = a._output_nr
+            e = (fn, nr)
+            p0 = fn if nr == 0 else _Aval(v.shape, v.dtype)  # the argument's aval-like stand-in
         elif a._req:
-            e = (_accumulator(a), 0)
+            p0 = _accumulator(a)
+            e = (p0, 0)
         else:
             return r
         if not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or out.dtype.kind not in "fc":
@@ -240,12 +246,16 @@ class _CompatTrace(Trace):
             node.anomaly = _anomaly_trace()
         node.prim = prim
         node.params = params
-        node.edges = [e] if n == 1 else [e, None]
-        p0 = e[0] if e[1] == 0 else _Aval(v.shape, v.dtype)  # the argument's aval-like stand-in
-        node.parents = [p0] if n == 1 else [p0, None]
+        if n == 1:
+            node.edges = [e]
+            node.parents = [p0]
+            saved = [None]
+        else:
+            node.edges = [e, None]
+            node.parents = [p0, None]
+            saved = [None, args[1]]  # a Python number is its own aval
         unsaved = prim.unsaved
         reads = prim.reads
-        saved = [None] if n == 1 else [None, args[1]]  # a Python number is its own aval
         if (unsaved and (unsaved is ALL_ARGS or 0 in unsaved)) or (reads is not None and 0 not in reads[0]):
             saved[0] = p0
         else:
