@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import scipy as _fg_scipy  # noqa: F401  (registers the special-function primitives)
-from ..core import REGISTRY, bind
+from ..core import REGISTRY, Array, bind
 from ..primitives import elementwise as ew
 from . import dtypes
 from .dtypes import buf_of
@@ -211,7 +211,7 @@ def where(condition, input=None, other=None):
     c = as_t(condition)
     if isinstance(c, Tensor) and buf_of(c).dtype != np.bool_:
         c = wrap(c._value.astype(bool))
-    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+    if not isinstance(a, (Tensor, Array)) and not isinstance(b, (Tensor, Array)):  # (funcgrad tracers are Arrays)
         a = wrap(like(np.asarray(a, dtype=npd), c._value) if isinstance(c, Tensor) else np.asarray(a, dtype=npd))
     return _finish(apply(_P["where"], c, a, b), npd)
 

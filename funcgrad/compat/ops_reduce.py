@@ -138,8 +138,8 @@ def _extreme(kind):
 
 max = op("max")(_extreme("max"))  # noqa: A001
 min = op("min")(_extreme("min"))  # noqa: A001
-op("amax")(lambda input, dim=(), keepdim=False: apply(rd.reduce_max_p, input, axes=_axes(dim if dim != () else None, input.dim()), keepdims=keepdim))
-op("amin")(lambda input, dim=(), keepdim=False: apply(rd.reduce_min_p, input, axes=_axes(dim if dim != () else None, input.dim()), keepdims=keepdim))
+op("amax")(lambda input, dim=(), keepdim=False: apply(rd.reduce_max_p, input, axes=_axes(dim if dim != () else None, input.ndim), keepdims=keepdim))
+op("amin")(lambda input, dim=(), keepdim=False: apply(rd.reduce_min_p, input, axes=_axes(dim if dim != () else None, input.ndim), keepdims=keepdim))
 
 
 def _arg_extreme(name):

@@ -18,7 +18,7 @@ from .dtypes import buf_of
 from ._dispatch import apply, ints, method, name_grad, norm_dim, op
 from .graph import link_view
 from .device import like, xp_of
-from .tensor import _dim, wrap
+from .tensor import Tensor, _dim, wrap
 
 
 def _view(prim, x, name, **params):
@@ -68,7 +68,7 @@ def view(self, *shape):
 @op("reshape")
 def reshape(input, *shape):
     shape = _resolve(ints(shape), buf_of(input).size)
-    if not _viewable(input._value, shape):
+    if not isinstance(input, Tensor) or not _viewable(input._value, shape):  # (a funcgrad tracer: no views)
         return name_grad(apply(sh.reshape_p, input, shape=shape), "ReshapeAlias0")  # a copy
     return _view(sh.reshape_p, input, "ViewBackward0", shape=shape)
 
@@ -285,13 +285,13 @@ def cat(tensors, dim=0, *, out=None):
     if not ts:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
     ts = [x for x in ts if not (buf_of(x).ndim == 1 and buf_of(x).shape[0] == 0)] or ts[:1]
-    d = _dim(dim, ts[0]._value.ndim)
+    d = _dim(dim, buf_of(ts[0]).ndim)
     npd = dtypes.result_np(*ts)
     from ._dispatch import cast  # noqa: PLC0415
 
     ts = [cast(x, npd) for x in ts]
     for x in ts[1:]:
-        if buf_of(x).ndim != ts[0]._value.ndim or any(a != b for i, (a, b) in enumerate(zip(buf_of(x).shape, ts[0]._value.shape)) if i != d):
+        if buf_of(x).ndim != buf_of(ts[0]).ndim or any(a != b for i, (a, b) in enumerate(zip(buf_of(x).shape, buf_of(ts[0]).shape)) if i != d):
             raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
                                f"{list(ts[0].shape)} but got size {list(x.shape)} for a tensor in the list.")
     return name_grad(apply(sh.concatenate_p, *ts, axis=d), "CatBackward0")
@@ -306,7 +306,7 @@ def stack(tensors, dim=0, *, out=None):
         if x.shape != ts[0].shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ts[0].shape)} at entry 0 "
                                f"and {list(x.shape)} at entry {ts.index(x)}")
-    d = _dim(dim, ts[0]._value.ndim + 1)
+    d = _dim(dim, buf_of(ts[0]).ndim + 1)
     return name_grad(cat([unsqueeze(x, d) for x in ts], d), "StackBackward0")
 
 

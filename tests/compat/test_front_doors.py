@@ -108,3 +108,29 @@ def test_compat_backward_through_fg_grad_of_compat_code():
 def test_tracer_operands_errors_stay_pytorch_errors():
     with pytest.raises(RuntimeError, match="mat1 and mat2 shapes cannot be multiplied"):
         fg.grad(lambda x: torch.mm(x, torch.ones(3, 5, dtype=torch.float64)).sum())(fg.asarray(np.ones((2, 4))))
+
+
+torch.manual_seed(3)
+_LN, _BN, _CONV = nn.LayerNorm(6).double(), nn.BatchNorm1d(6).double().eval(), nn.Conv1d(4, 2, 3).double()
+_TGT = torch.tensor([0, 2, 1, 5])
+OPS = {
+    "relu": lambda v: F.relu(v).sum(), "softmax": lambda v: (F.softmax(v, dim=1) * torch.arange(6.0)).sum(),
+    "log_softmax": lambda v: F.log_softmax(v, dim=1)[:, 2].sum(), "cross_entropy": lambda v: F.cross_entropy(v, _TGT),
+    "sigmoid": lambda v: torch.sigmoid(v).sum(), "mean": lambda v: torch.mean(v * v),
+    "reshape": lambda v: (torch.reshape(v, (24,)) * torch.arange(24.0)).sum(),
+    "transpose": lambda v: torch.transpose(v, 0, 1)[1].sum(), "cat": lambda v: torch.cat([v, v * v], 0).sum(),
+    "stack": lambda v: (torch.stack([v, torch.exp(v)]) ** 2).sum(), "clamp": lambda v: torch.clamp(v, -0.5, 0.5).sum(),
+    "where": lambda v: torch.where(v > 0, v * v, 0.0).sum(), "max": lambda v: torch.max(v * v),
+    "amax": lambda v: torch.amax(v, dim=1).sum(), "layer_norm": lambda v: (_LN(v) ** 2).sum(),
+    "batch_norm_eval": lambda v: (_BN(v) ** 2).sum(), "conv1d": lambda v: (_CONV(v) ** 2).sum(),
+    "gelu": lambda v: F.gelu(v).sum(), "norm": lambda v: torch.norm(v), "getitem": lambda v: v[1:3].sum(),
+    "matmul": lambda v: torch.matmul(v, v.T).sum(), "flatten": lambda v: (torch.flatten(v) ** 3).sum(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_grad_of_compat_op_equals_compat_backward(name):
+    data = np.random.default_rng(4).normal(size=(4, 6))
+    x = torch.tensor(data, requires_grad=True)
+    OPS[name](x).backward()
+    np.testing.assert_allclose(_np(fg.grad(OPS[name])(fg.asarray(data))), _np(x.grad), rtol=1e-10, atol=1e-12)
