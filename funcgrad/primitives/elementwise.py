@@ -141,7 +141,7 @@ subtract_p.defjvp(lambda t, ans, x, y: t, lambda t, ans, x, y: -t)
 subtract = subtract_p.bind
 
 multiply_p = ufunc_primitive("multiply", nin=2)
-multiply_p.defvjp(lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x, saves_out=False)
+multiply_p.defvjp(lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x, saves_out=False, reads=((1,), (0,)))
 multiply_p.defjvp(lambda t, ans, x, y: t * y, lambda t, ans, x, y: x * t)
 multiply = multiply_p.bind
 
@@ -376,7 +376,8 @@ def _safe_mul_impl(g, d):
 safe_mul_p = Primitive("safe_mul", _safe_mul_impl, _ufunc_abstract(np.multiply))
 # The rules are those of multiply (with the same convention): derivatives taken
 # through safe_mul stay right at g == 0, where a select would have cut them off.
-safe_mul_p.defvjp(lambda ct, ans, g, d: safe_mul(ct, d), lambda ct, ans, g, d: safe_mul(ct, g), saves_out=False)
+safe_mul_p.defvjp(lambda ct, ans, g, d: safe_mul(ct, d), lambda ct, ans, g, d: safe_mul(ct, g), saves_out=False,
+                  reads=((1,), (0,)))
 safe_mul_p.defjvp(lambda t, ans, g, d: safe_mul(t, d), lambda t, ans, g, d: safe_mul(g, t))
 safe_mul_p.batch = elementwise_rule(safe_mul_p)
 
