@@ -28,7 +28,7 @@ import functools
 import numpy as np
 
 from . import fusion
-from .graph import Eqn, Literal, Var
+from .graph import Eqn, Var
 
 __all__ = ["optimize", "generate"]
 

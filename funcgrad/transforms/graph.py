@@ -103,6 +103,19 @@ def _param_str(v):
     return str(v)
 
 
+def eval_eqns(eqns, env, outvars):
+    """Apply ``eqns`` with bind (so that transformations see them) on ``env`` (id(var) -> value);
+    returns the values of ``outvars``."""
+    def read(a):
+        return a.value if type(a) is Literal else env[id(a)]
+
+    for e in eqns:
+        out = e.prim.bind(*[read(a) for a in e.inputs], **e.params)
+        for v, o in zip(e.outputs, out if e.prim.multiple_results else (out,)):
+            env[id(v)] = o
+    return [read(a) for a in outvars]
+
+
 class Graph:
     """The record of a traced call: ``invars``, ``constvars`` (with ``consts``), ``eqns``, ``outvars``."""
 
@@ -138,14 +151,7 @@ class Graph:
                                 f"{_aval_str(ShapedArray(x.shape, x.dtype))}")
             env[id(v)] = x
 
-        def read(a):
-            return a.value if type(a) is Literal else env[id(a)]
-
-        for e in self.eqns:
-            out = e.prim.bind(*[read(a) for a in e.inputs], **e.params)
-            for v, o in zip(e.outputs, out if e.prim.multiple_results else (out,)):
-                env[id(v)] = o
-        return tree.tree_unflatten(self.out_tree, [read(a) for a in self.outvars])
+        return tree.tree_unflatten(self.out_tree, eval_eqns(self.eqns, env, self.outvars))
 
     def to_dot(self, name="funcgrad"):
         """Graphviz DOT text: variables as ellipses, equations as boxes."""
