@@ -29,10 +29,22 @@ def run(rounds=20):
     def compat_forward():
         return chain(ctorch, xc)
 
+    compiled_loss = ctorch.compile(lambda v: chain(ctorch, v).sum())
+
+    def compiled_step():
+        v = xc.detach().requires_grad_()
+        compiled_loss(v).backward()
+        return v.grad
+
+    compiled_forward = ctorch.compile(lambda v: chain(ctorch, v))
+    np.testing.assert_allclose(compiled_step().numpy(), compat_step().numpy(), rtol=1e-12)
+
     candidates = {
         "funcgrad grad (fwd+bwd)": lambda: grad_fg(xa),
         "compat eager (fwd+backward)": compat_step,
         "compat forward only": compat_forward,
+        "compat torch.compile (fwd+backward)": compiled_step,
+        "compat torch.compile forward": lambda: compiled_forward(xc),
     }
     add_torch_candidate(candidates, x)
     res = compare(lambda: chain(np, x), candidates, rounds=rounds, repeat=5)

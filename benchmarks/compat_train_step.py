@@ -62,14 +62,33 @@ def run(rounds=8):
     for a, b, c in zip(_leaves_np(new_fg), [p.detach().numpy() for p in model.parameters()], new_np):
         np.testing.assert_allclose(b, a, rtol=2e-3, atol=1e-5)
         np.testing.assert_allclose(b, c, rtol=2e-3, atol=1e-5)
+    cmodel = _compat_lenet(params)
+    compiled = torch.compile(cmodel)
+    cc_opt = torch.optim.SGD(compiled.parameters(), lr=LR)
+
+    def compiled_step():
+        cc_opt.zero_grad()
+        loss = crit(compiled(xt), yt)
+        loss.backward()
+        cc_opt.step()
+        return loss
+
+    compiled_step()
+    for a, b in zip(model.parameters(), cmodel.parameters()):
+        np.testing.assert_allclose(b.detach().numpy(), a.detach().numpy(), rtol=1e-4, atol=1e-6)
+    jstep = fg.jit(step)
     res = compare(lambda: step(lenet, st, x, y),
                   {"funcgrad.compat (Module + optim.SGD)": compat_step,
+                   "functional fg.jit(step)": lambda: jstep(lenet, st, x, y),
+                   "funcgrad.compat torch.compile(model)": compiled_step,
                    "numpy by hand": lambda: numpy_lenet_step(params, xn, yn)}, rounds=rounds, repeat=2)
     rows = [("functional (fg.value_and_grad + optim.sgd)", f"{res['reference_s'] * 1e3:.2f}", "1.00x")]
     for k, r in res["ratio"].items():
         rows.append((k, f"{res['seconds'][k] * 1e3:.2f}", f"{r:.2f}x"))
     print_table(f"compat_train_step: LeNet-5, batch 64, float32 (median of {rounds} rounds; "
                 f"budget compat <= {BUDGET}x)", rows, ["", "ms/step", "vs functional"])
+    res["compile_vs_jit"] = res["ratio"]["funcgrad.compat torch.compile(model)"] / res["ratio"]["functional fg.jit(step)"]
+    print(f"torch.compile(model) step / fg.jit(step): {res['compile_vs_jit']:.2f}x (budget 1.15x)")
     return res
 
 

@@ -39,7 +39,7 @@ from . import fft, func, special  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from .sampling import multinomial  # noqa: E402,F401
 from . import _layout, backends, distributions, jit, onnx, version  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
-from .jit import compile  # noqa: E402,F401
+from .compile import compile  # noqa: E402,F401
 from . import amp, multiprocessing, random, testing  # noqa: E402,F401
 from .amp import (  # noqa: E402,F401
     autocast, clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype,

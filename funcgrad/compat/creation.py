@@ -73,7 +73,13 @@ def set_rng_state(state):
     default_generator.set_state(state)
 
 
+_NO_RANDOM = []  # while torch.compile traces: the exception class a random draw raises (it cannot be traced)
+
+
 def _rng(generator):
+    if _NO_RANDOM:
+        raise _NO_RANDOM[-1]("random numbers are drawn here (torch.rand/randn/bernoulli, dropout in training): "
+                             "a traced graph would replay the same numbers on every call")
     return (generator or default_generator).rng
 
 

@@ -72,17 +72,3 @@ def __getattr__(name):
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(f"torch.jit.{name} is not supported by funcgrad.compat (there is no TorchScript)")
-
-
-def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
-            disable=False):
-    """``torch.compile`` (exported as ``torch.compile``): returns ``model`` unchanged (it runs eagerly),
-    with a UserWarning unless ``disable=True``; usable as ``@torch.compile`` and ``@torch.compile(mode=...)``."""
-    if model is None:
-        return lambda m: compile(m, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
-                                 options=options, disable=disable)
-    if disable:
-        return model
-    warnings.warn(f"torch.compile: funcgrad.compat does not compile; returning {model!r} unchanged "
-                  "(it runs eagerly)", UserWarning, stacklevel=2)
-    return model

@@ -98,20 +98,22 @@ def _eligible(e, types):
     return True
 
 
-def _runs(eqns, types):
-    """Maximal runs of consecutive eligible equations with one output shape and dtype."""
-    runs, cur = [], []
-    for i, (e, t) in enumerate(zip(eqns, types)):
-        if _eligible(e, t) and (not cur or (e.outputs[0].aval == eqns[cur[0]].outputs[0].aval
-                                             and t is types[cur[0]])):
-            cur.append(i)
-            continue
-        if len(cur) >= MIN_RUN:
-            runs.append(cur)
-        cur = [i] if _eligible(e, t) else []
-    if len(cur) >= MIN_RUN:
-        runs.append(cur)
-    return runs
+def _run_from(eqns, types, i):
+    """The run starting at eligible equation ``i``: ``(run, hoisted)`` index lists.  Equations in between
+    that read nothing the run produces (a reshape of an incoming cotangent, say) are hoisted before the
+    run instead of ending it."""
+    aval, t = eqns[i].outputs[0].aval, types[i]
+    run, hoisted, produced = [], [], set()
+    for j in range(i, len(eqns)):
+        e = eqns[j]
+        if _eligible(e, types[j]) and e.outputs[0].aval == aval and types[j] is t:
+            run.append(j)
+            produced.update(id(v) for v in e.outputs)
+        elif not any(_is_var(a) and id(a) in produced for a in e.inputs):
+            hoisted.append(j)
+        else:
+            break
+    return run, [h for h in hoisted if h < run[-1]]
 
 
 # the cost model: nanoseconds per element of each operation as one numpy call and inside a numba loop,
@@ -236,20 +238,26 @@ def fuse(eqns, outvars, types):
     if not _switched_on():
         return eqns, types
     cpu = available()
-    runs = [r for r in _runs(eqns, types)
-            if _is_cupy(types[r[0]]) or (cpu and _worth_it([eqns[i] for i in r]))]
-    if not runs:
-        return eqns, types
-    out, out_types, start = [], [], {r[0]: r for r in runs}
-    i = 0
-    while i < len(eqns):
-        if i in start:
-            r = start[i]
-            fr = FusedRun([eqns[k] for k in r], _later_uses(eqns, outvars, r), gpu=_is_cupy(types[r[0]]))
-            out.append(Eqn(None, {"run": fr}, list(fr.inputs), fr.outputs))
-            out_types.append(types[r[0]])
-            i = r[-1] + 1
+    out, out_types, i, n = [], [], 0, len(eqns)
+    done = set()
+    while i < n:
+        if i in done:
+            i += 1
             continue
+        if _eligible(eqns[i], types[i]):
+            run, hoisted = _run_from(eqns, types, i)
+            run_eqns = [eqns[k] for k in run]
+            if len(run) >= MIN_RUN and (_is_cupy(types[i]) or (cpu and _worth_it(run_eqns))):
+                for h in hoisted:
+                    out.append(eqns[h])
+                    out_types.append(types[h])
+                fr = FusedRun(run_eqns, _later_uses(eqns, outvars, run), gpu=_is_cupy(types[i]))
+                out.append(Eqn(None, {"run": fr}, list(fr.inputs), fr.outputs))
+                out_types.append(types[i])
+                done.update(run)
+                done.update(hoisted)
+                i += 1
+                continue
         out.append(eqns[i])
         out_types.append(types[i])
         i += 1

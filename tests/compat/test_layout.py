@@ -206,18 +206,6 @@ def test_generator_drives_randperm_rand_and_dataloader():
     assert order(4) == order(4) and sorted(order(4)) == list(range(10))
 
 
-def test_compile_returns_model_unchanged():
-    m = nn.Linear(2, 2)
-    with pytest.warns(UserWarning, match="torch.compile"):
-        assert torch.compile(m) is m
-    with pytest.warns(UserWarning, match="torch.compile"):
-        f = torch.compile(mode="max-autotune")(lambda x: x * 2)
-    assert f(torch.ones(1)).item() == 2.0
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert torch.compile(m, disable=True) is m
-
-
 def test_global_switches_round_trip_and_validate():
     old = torch.get_float32_matmul_precision()
     try:
