@@ -27,6 +27,7 @@ import warnings
 
 from .. import tree
 from ..transforms.jit import jit as _fg_jit
+from ..transforms.jit_trace import JitTracer
 from . import creation
 from .grad_mode import is_grad_enabled
 
@@ -64,7 +65,8 @@ class _Compiler:
 
         def pure(params, args, kwargs, guards):
             with _Tracing(self.state):
-                return fn(params, args, kwargs)
+                params, args, kwargs = tree.tree_map(_as_tensor, (params, args, kwargs))
+                return tree.tree_map(_unwrap, fn(params, args, kwargs))
 
         pure.__name__ = name
         self.jitted = _fg_jit(pure, static_argnums=(3,))
@@ -88,6 +90,23 @@ class _Compiler:
                           "running it eagerly for inputs like these (graph break)", UserWarning, stacklevel=3)
             self.eager_keys.add(key)
             return result
+
+
+def _as_tensor(x):
+    """A traced value as a Tensor (module code calls Tensor methods: view, flatten(1), size(0), ...)."""
+    from .graph import TracedTensor  # noqa: PLC0415
+
+    if isinstance(x, JitTracer):
+        t = object.__new__(TracedTensor)
+        t._value = x
+        return t
+    return x
+
+
+def _unwrap(x):
+    from .graph import TracedTensor  # noqa: PLC0415
+
+    return x._value if type(x) is TracedTensor else x
 
 
 def _signature(x):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend
+from ..core import Tracer
 
 __all__ = ["device", "xp_of", "like", "to_device", "set_default_device", "get_default_device"]
 
@@ -41,7 +42,7 @@ class device:  # noqa: N801
 
     @classmethod
     def _of(cls, buf):
-        d = backend.device_of(buf)
+        d = buf.device if isinstance(buf, Tracer) else backend.device_of(buf)  # (a traced value: its device)
         if d.kind == "cpu":
             return cls("cpu")
         return cls(d.kind, d.index)

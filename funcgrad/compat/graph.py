@@ -206,6 +206,8 @@ class _CompatTrace(Trace):
         element-wise chains; ``_record`` takes every other case."""
         a = args[0]
         n = len(args)
+        if type(a) is TracedTensor:  # torch.compile is tracing: bind on the traced values
+            return _apply_traced(prim, args, params)
         if n == 1:
             if type(a) not in TENSOR_TYPES or prim.multiple_results:
                 return _record(self, prim, args, params)
@@ -277,6 +279,8 @@ _PY_SCALARS = frozenset((int, float, bool, complex))
 
 def _record(trace, prim, args, params):
     """The compat trace's general case: any number of arguments (Tensors, Arrays, numbers)."""
+    if any(type(a) is TracedTensor for a in args):
+        return _apply_traced(prim, args, params)
     vals = []
     edges = []
     req = False
@@ -323,6 +327,29 @@ def _record(trace, prim, args, params):
     node = _new_node(prim, params, edges, _saved_args(prim, args, edges))
     _finish_node(node, prim, out, r)
     return r
+
+
+class TracedTensor(Tensor):
+    """A Tensor whose value is a tracer of a funcgrad transformation (torch.compile traces module code
+    with these: Tensor methods work, and each operation binds on the traced values, so the
+    transformation records it).  Autograd is the enclosing transformation's business: nothing is
+    recorded here."""
+
+    __slots__ = ()
+
+
+def _apply_traced(prim, args, params):
+    vals = [a._value if isinstance(a, Tensor) or type(a) is Array else a for a in args]
+    out = prim.bind(*vals, **params)
+    if prim.multiple_results:
+        return tuple(_traced(o) for o in out)
+    return _traced(out)
+
+
+def _traced(value):
+    t = _new(TracedTensor)
+    t._value = value
+    return t
 
 
 def _new_node(prim, params, edges, saved):

@@ -14,6 +14,16 @@ from .graph import Eqn, Literal, Var, _names
 __all__ = ["JitTracer", "JitTrace"]
 
 
+class _CLayout:
+    c_contiguous = True
+    f_contiguous = False
+    writeable = False
+    owndata = True
+
+
+_C_LAYOUT = _CLayout()
+
+
 class JitTracer(ArrayTracer):
     __slots__ = ("_trace", "var", "_device", "origin")
 
@@ -32,6 +42,19 @@ class JitTracer(ArrayTracer):
     @property
     def aval(self):
         return self.var.aval
+
+    # layout queries (compat's contiguous(), stride(), ...): a traced value is laid out C-contiguously
+    @property
+    def flags(self):
+        return _C_LAYOUT
+
+    @property
+    def strides(self):
+        out, step = [], self.dtype.itemsize
+        for d in reversed(self.shape):
+            out.append(step)
+            step *= max(d, 1)
+        return tuple(reversed(out))
 
     def _conversion_error(self, what):
         return ConcretizationTypeError(
@@ -79,6 +102,9 @@ class JitTrace(Trace):
     def atom(self, x):
         if type(x) is JitTracer and x._trace is self:
             return x.var
+        inner = getattr(x, "_value", None)  # a wrapper of one of our tracers (compat's TracedTensor)
+        if type(inner) is JitTracer and inner._trace is self:
+            return inner.var
         if isinstance(x, (int, float, complex, bool)) and not isinstance(x, np.generic):
             return Literal(x)
         key = id(x)

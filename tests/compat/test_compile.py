@@ -119,3 +119,32 @@ def test_errors_inside_the_model_are_the_eager_errors():
         warnings.simplefilter("error")  # no graph-break warning for the user's own mistake
         with pytest.raises(type(eager.value), match="do not match"):
             model(x)
+
+
+class _Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+        self.pool = nn.MaxPool2d(2)
+        self.fc = nn.Linear(4 * 3 * 3, 5)
+
+    def forward(self, x):
+        x = self.pool(F.relu(self.conv(x)))
+        x = x.view(x.size(0), -1).contiguous()  # Tensor methods on traced values
+        return F.log_softmax(self.fc(torch.flatten(x, 1)), dim=1)
+
+
+def test_module_code_with_tensor_methods_compiles_in_one_graph():
+    torch.manual_seed(0)
+    net = _Net().double()
+    compiled = torch.compile(net, fullgraph=True)
+    x = torch.randn(2, 3, 8, 8, dtype=torch.float64)
+    out = compiled(x)
+    np.testing.assert_allclose(_np(out), _np(net(x)), rtol=1e-12)
+    out.sum().backward()
+    grads = [p.grad.clone() for p in net.parameters()]
+    net.zero_grad()
+    net(x).sum().backward()
+    for g, p in zip(grads, net.parameters()):
+        np.testing.assert_allclose(_np(g), _np(p.grad), rtol=1e-10, atol=1e-14)
+    assert compiled._compiler.jitted.trace_count == 1
