@@ -112,3 +112,49 @@ def check_same_types(what, left_name, left, right_name, right):
             raise TypeError(f"{what}: {left_name} is {describe(a)} at {p} but {right_name} is {describe(b)} "
                             f"there; they must have equal shapes and dtypes (cast with .astype(...) or "
                             "reshape to match)")
+
+
+
+def split_known(joint, known, bwd_layout, n_primal_out, devices):
+    """Partial evaluation of a traced body into a forward part that saves residuals and a backward part.
+
+    ``joint``'s inputs at positions ``known`` are known before the backward pass (the primal inputs)
+    and its first ``n_primal_out`` outputs depend on them only.  Returns ``(fwd, bwd, n_residuals)``:
+
+    - ``fwd`` takes the known inputs (in ``known``'s order) and returns those outputs, then the
+      residuals: every value computed from known inputs alone that the rest of the graph reads;
+    - ``bwd`` takes the inputs ``bwd_layout`` lists (positions of ``joint``'s inputs, and ``"res"``
+      where the residuals go) and returns ``joint``'s other outputs.  Known inputs listed there are
+      read directly (loop invariants), not saved as residuals.
+    """
+    from ..transforms.graph import Graph, Var  # noqa: PLC0415
+    from ..transforms.jit import Compiled  # noqa: PLC0415
+
+    g = joint.graph
+    invars = list(g.invars)
+    unknown = {id(v) for i, v in enumerate(invars) if i not in set(known)}
+    k_eqns, u_eqns = [], []
+    for e in g.eqns:
+        if any(type(a) is Var and id(a) in unknown for a in e.inputs):
+            u_eqns.append(e)
+            unknown.update(id(v) for v in e.outputs)
+        else:
+            k_eqns.append(e)
+    free = {id(v) for v in g.constvars} | {id(invars[i]) for i in bwd_layout if i != "res"}
+    residuals, seen = [], set()
+    for a in [a for e in u_eqns for a in e.inputs] + list(g.outvars[n_primal_out:]):
+        if type(a) is Var and id(a) not in unknown and id(a) not in free and id(a) not in seen:
+            seen.add(id(a))
+            residuals.append(a)
+    types = [backend.get_backend(d).array_type for d in devices]
+    fwd = Compiled(Graph([invars[i] for i in known], g.constvars, g.consts, k_eqns,
+                         list(g.outvars[:n_primal_out]) + residuals, None, None),
+                   f"forward of {joint.fname}", [types[i] for i in known], [False] * len(known))
+    res_type = [types[known[0]] if known else types[0]] * len(residuals)  # where the primal inputs live
+    bwd_in, bwd_types = [], []
+    for i in bwd_layout:
+        bwd_in += residuals if i == "res" else [invars[i]]
+        bwd_types += res_type if i == "res" else [types[i]]
+    bwd = Compiled(Graph(bwd_in, g.constvars, g.consts, u_eqns, list(g.outvars[n_primal_out:]), None, None),
+                   f"backward of {joint.fname}", bwd_types, [False] * len(bwd_in))
+    return fwd, bwd, len(residuals)

@@ -20,7 +20,9 @@ from ..primitives._batching import at_front, batch_size, moveaxis
 from ..primitives.creation import zeros_like
 from ..transforms.api import jvp, vjp
 from ..transforms.batching import vmap
-from ._body import aval_of, check_same_types, derive, describe, devices_of, is_float, operand, trace_flat
+from ._body import (
+    aval_of, check_same_types, derive, describe, devices_of, is_float, operand, split_known, trace_flat,
+)
 
 __all__ = ["scan", "scan_p"]
 
@@ -123,56 +125,61 @@ def _xs_avals(vals, n_lead):
     return [aval_of(v) for v in vals[:n_lead]] + [ShapedArray(tuple(v.shape)[1:], v.dtype) for v in vals[n_lead:]]
 
 
-def _residual_body(num_consts, num_carry):
-    """(consts, carry, x) -> (carry out, carry in): a scan of it stacks the carry entering each step."""
-    def build(fun):
-        def res_body(*vals):
-            out = fun(*vals)
-            return out[:num_carry] + list(vals[num_consts:num_consts + num_carry])
-        return res_body
-    return build
-
-
 def _scan_vjp(gs, ans, *args, body, num_consts, num_carry, length, reverse):
     consts, carry, xs = _split(args, num_consts, num_carry)
     mc, mk, mx = [is_float(c) for c in consts], [is_float(c) for c in carry], [is_float(x) for x in xs]
     m_out = [is_float(a) for a in body.out_avals]
     if not (any(mc) or any(mk) or any(mx)):
         return tuple(Zero(a) for a in args)
-    devices = devices_of(args)
-    if num_carry:
-        res = derive(body, ("res",), _residual_body(num_consts, num_carry), devices)
-        stacked = list(scan_p.bind(*consts, *carry, *xs, body=res, num_consts=num_consts, num_carry=num_carry,
-                                   length=length, reverse=reverse)[num_carry:])
-    else:
-        stacked = []
     g = [zeros_like(c.like) if type(c) is Zero else c for c in gs]
     ct_carry = [c for c, m in zip(g[:num_carry], mk) if m]
     ct_ys = [c for c, m in zip(g[num_carry:], m_out[num_carry:]) if m]
     acc = [zeros_like(c) for c, m in zip(consts, mc) if m]
-    operands = consts + ct_carry + acc + stacked + xs + ct_ys
-    n_lead = num_consts + len(ct_carry) + len(acc)
+    nk, na = len(ct_carry), len(acc)
+    joint_ops = consts + ct_carry + acc + carry + xs + ct_ys
+    devices = devices_of(joint_ops)
+    fwd, bwd = _split_vjp(body, mc, mk, mx, m_out, num_consts, num_carry, len(xs), devices, joint_ops)
+    outs = scan_p.bind(*consts, *carry, *xs, body=fwd, num_consts=num_consts, num_carry=num_carry,
+                       length=length, reverse=reverse)
+    residuals = list(outs[num_carry:])
+    outs = scan_p.bind(*consts, *ct_carry, *acc, *residuals, *ct_ys, body=bwd, num_consts=num_consts,
+                       num_carry=nk + na, length=length, reverse=not reverse)
+    d_init, d_consts, d_xs = _split(outs, nk, na)
+    return _tangents_of(mc, consts, d_consts) + _tangents_of(mk, carry, d_init) + _tangents_of(mx, xs, d_xs)
+
+
+def _split_vjp(body, mc, mk, mx, m_out, num_consts, num_carry, n_xs, devices, joint_ops):
+    """The body's vjp per step, split into a forward body (carry out + residuals) and a backward body
+    (cotangents from residuals), traced once per body (cached)."""
+    key = ("split", tuple(str(d) for d in devices))
+    hit = body.derived.get(key)
+    if hit is not None:
+        return hit
+    nk, na = sum(mk), sum(mc)
 
     def build(fun):
-        def bwd_body(*vals):
-            cs, ck, cacc, ks, xv, cy = _split(vals, num_consts, len(ct_carry), len(acc), num_carry, len(xs))
-            primals = cs + ks + xv
-            mask = mc + mk + mx
+        def joint_body(*vals):
+            cs, ck, cacc, ks, xv, cy = _split(vals, num_consts, nk, na, num_carry, n_xs)
+            primals, mask = cs + ks + xv, mc + mk + mx
 
             def on_diff(*d):
                 out = fun(*_merge(mask, d, primals))
-                return [o for o, m in zip(out, m_out) if m]
+                return [o for o, m in zip(out, m_out) if m], [o for o, m in zip(out, m_out) if not m]
 
-            _, pullback = vjp(on_diff, *[p for p, m in zip(primals, mask) if m])
-            d_cs, d_ks, d_xs = _split(list(pullback(ck + cy)), sum(mc), sum(mk))
-            return d_ks + [a + d for a, d in zip(cacc, d_cs)] + d_xs
-        return bwd_body
+            out, pullback, aux = vjp(on_diff, *[p for p, m in zip(primals, mask) if m], has_aux=True)
+            fl, it = iter(out), iter(aux)
+            carry_out = [next(fl) if m else next(it) for m in m_out][:num_carry]
+            d_cs, d_ks, d_xs = _split(list(pullback(ck + cy)), na, nk)
+            return carry_out + d_ks + [a + d for a, d in zip(cacc, d_cs)] + d_xs
+        return joint_body
 
-    bwd = derive(body, ("bwd",), build, devices_of(operands), _xs_avals(operands, n_lead))
-    outs = scan_p.bind(*operands, body=bwd, num_consts=num_consts, num_carry=len(ct_carry) + len(acc),
-                       length=length, reverse=not reverse)
-    d_init, d_consts, d_xs = _split(outs, len(ct_carry), len(acc))
-    return _tangents_of(mc, consts, d_consts) + _tangents_of(mk, carry, d_init) + _tangents_of(mx, xs, d_xs)
+    n_lead = num_consts + nk + na + num_carry
+    joint = derive(body, ("vjp", "joint"), build, devices, _xs_avals(joint_ops, n_lead))
+    pos = list(range(len(joint_ops)))
+    cs, ck, cacc, ks, xv, cy = _split(pos, num_consts, nk, na, num_carry, n_xs)
+    fwd, bwd, _ = split_known(joint, cs + ks + xv, cs + ck + cacc + ["res"] + cy, num_carry, devices)
+    body.derived[key] = (fwd, bwd)
+    return fwd, bwd
 
 
 def _scan_batch(args, dims, body, num_consts, num_carry, length, reverse):
