@@ -14,6 +14,8 @@ Rules:
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import backend, tree
 from ..core import Primitive, ShapedArray, Zero
 from ..primitives._batching import at_front, batch_size, moveaxis
@@ -42,8 +44,11 @@ def _scan_impl(*bufs, body, num_consts, num_carry, length, reverse):
     consts, carry, xs = _split(bufs, num_consts, num_carry)
     run = body.replay
     ys = []
-    for i in (range(length - 1, -1, -1) if reverse else range(length)):
-        out = run(*consts, *carry, *[x[i] for x in xs])
+    # the slices of every x, made once (iterating a numpy array yields its rows as views)
+    rows = list(zip(*[list(x) if type(x) is np.ndarray else [x[i] for i in range(length)] for x in xs])) \
+        if xs else [()] * length
+    for row in (reversed(rows) if reverse else rows):
+        out = run(*consts, *carry, *row)
         carry = out[:num_carry]
         ys.append(out[num_carry:])
     if reverse:

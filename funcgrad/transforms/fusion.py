@@ -187,10 +187,6 @@ class FusedRun:
     def load(self):
         """Import the kernel from the on-disk cache (written if new)."""
         digest = hashlib.sha256(self.source.encode()).hexdigest()[:24]
-        loaded = _LOADED.get(digest)  # the same kernel, already imported by this process (a retrace)
-        if loaded is not None:
-            self.kernel = loaded
-            return loaded
         folder = pathlib.Path(os.environ.get("FUNCGRAD_CACHE_DIR", pathlib.Path.home() / ".cache" / "funcgrad"))
         folder = folder / "kernels"
         folder.mkdir(parents=True, exist_ok=True)
@@ -202,11 +198,8 @@ class FusedRun:
         spec = importlib.util.spec_from_file_location(f"funcgrad_kernel_{digest}", path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
-        self.kernel = _LOADED[digest] = mod.kernel
+        self.kernel = mod.kernel
         return self.kernel
-
-
-_LOADED = {}  # kernel digest -> the imported kernel: each is imported (and its machine code loaded) once
 
 
 def _later_uses(eqns, outvars, run):
