@@ -16,7 +16,13 @@ per element than numpy's vectorized ones (``sin``/``cos`` and arithmetic are not
 ``tanh`` on a million elements stays unfused while the same run on a hundred elements, or any
 arithmetic run, fuses.
 
-Kernels are written to ``$FUNCGRAD_CACHE_DIR`` (default ``~/.cache/funcgrad/kernels``) as
+On CuPy buffers every run (of any size: a kernel launch per operation is what a GPU pays) becomes
+one ``cupy.ElementwiseKernel`` whose CUDA source is generated from the same run
+(:func:`cuda_source`; NaN handling as numpy's); cupy compiles it on first use and caches it.  No
+GPU has run this path yet: it is golden-tested on its generated source, and a kernel that fails to
+compile runs unfused.
+
+CPU kernels are written to ``$FUNCGRAD_CACHE_DIR`` (default ``~/.cache/funcgrad/kernels``) as
 Python files named by a hash of their source, and compiled by numba with ``cache=True``, so a
 second process loads the machine code instead of compiling again.  Without numba (the ``jit``
 extra), or with ``FUNCGRAD_JIT_FUSE=0``, jit runs unfused.  A kernel that numba cannot compile
@@ -32,12 +38,13 @@ import importlib.util
 import logging
 import os
 import pathlib
+import sys
 
 import numpy as np
 
 from .graph import Eqn, Var
 
-__all__ = ["fuse", "available", "MIN_RUN"]
+__all__ = ["fuse", "available", "cuda_source", "MIN_RUN"]
 
 log = logging.getLogger("funcgrad.jit")
 
@@ -57,19 +64,27 @@ _FUNCS = {  # primitive name -> numba-supported scalar function (the same numpy 
 _FUSABLE = set(_BINARY_OPS) | set(_UNARY_OPS) | set(_FUNCS)
 
 
+def _switched_on():
+    return os.environ.get("FUNCGRAD_JIT_FUSE", "1").lower() not in ("0", "false", "no")
+
+
 def available():
-    """Whether fusion runs: numba importable and not switched off."""
-    if os.environ.get("FUNCGRAD_JIT_FUSE", "1").lower() in ("0", "false", "no"):
-        return False
-    return importlib.util.find_spec("numba") is not None
+    """Whether CPU fusion runs: numba importable and fusion not switched off."""
+    return _switched_on() and importlib.util.find_spec("numba") is not None
 
 
 def _is_var(a):
     return type(a) is Var
 
 
+def _is_cupy(t):
+    return t is not None and t.__module__.startswith("cupy")
+
+
 def _eligible(e, types):
-    if e.prim.name not in _FUSABLE or e.params or e.prim.multiple_results or types is not np.ndarray:
+    if e.prim.name not in _FUSABLE or e.params or e.prim.multiple_results:
+        return False
+    if types is not np.ndarray and not _is_cupy(types):
         return False
     out = e.outputs[0].aval
     if np.dtype(out.dtype) not in (np.float32, np.float64) or not out.shape:
@@ -87,7 +102,8 @@ def _runs(eqns, types):
     """Maximal runs of consecutive eligible equations with one output shape and dtype."""
     runs, cur = [], []
     for i, (e, t) in enumerate(zip(eqns, types)):
-        if _eligible(e, t) and (not cur or (e.outputs[0].aval == eqns[cur[0]].outputs[0].aval)):
+        if _eligible(e, t) and (not cur or (e.outputs[0].aval == eqns[cur[0]].outputs[0].aval
+                                             and t is types[cur[0]])):
             cur.append(i)
             continue
         if len(cur) >= MIN_RUN:
@@ -138,8 +154,9 @@ def _expr(e, operand):
 class FusedRun:
     """One fused run: its inputs (vars, in order), its outputs, the kernel source and the callable."""
 
-    def __init__(self, eqns, later_uses):
+    def __init__(self, eqns, later_uses, gpu=False):
         self.eqns = eqns
+        self.gpu = gpu
         aval = eqns[0].outputs[0].aval
         self.shape, self.dtype = aval.shape, np.dtype(aval.dtype)
         produced = {id(v) for e in eqns for v in e.outputs}
@@ -150,7 +167,8 @@ class FusedRun:
                     seen.add(id(a))
                     self.inputs.append(a)
         self.outputs = [v for e in eqns for v in e.outputs if id(v) in later_uses]
-        self.source = self._kernel_source()
+        self.source = self._kernel_source() if not gpu else None
+        self.cuda = cuda_source(self) if gpu else None
         self.kernel = None
 
     def _kernel_source(self):
@@ -195,9 +213,13 @@ class FusedRun:
             tmp = folder / f".k_{digest}.{os.getpid()}.tmp"
             tmp.write_text(self.source)
             os.replace(tmp, path)
-        spec = importlib.util.spec_from_file_location(f"funcgrad_kernel_{digest}", path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
+        name = f"funcgrad_kernel_{digest}"
+        mod = sys.modules.get(name)
+        if mod is None:
+            spec = importlib.util.spec_from_file_location(name, path)
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[name] = mod  # numba's cache finds the module of a cached function by its name
+            spec.loader.exec_module(mod)
         self.kernel = mod.kernel
         return self.kernel
 
@@ -211,9 +233,11 @@ def _later_uses(eqns, outvars, run):
 
 def fuse(eqns, outvars, types):
     """Replace fusable runs by :class:`FusedRun` pseudo-equations (``Eqn(None, {"run": r}, ...)``)."""
-    if not available():
+    if not _switched_on():
         return eqns, types
-    runs = [r for r in _runs(eqns, types) if _worth_it([eqns[i] for i in r])]
+    cpu = available()
+    runs = [r for r in _runs(eqns, types)
+            if _is_cupy(types[r[0]]) or (cpu and _worth_it([eqns[i] for i in r]))]
     if not runs:
         return eqns, types
     out, out_types, start = [], [], {r[0]: r for r in runs}
@@ -221,9 +245,9 @@ def fuse(eqns, outvars, types):
     while i < len(eqns):
         if i in start:
             r = start[i]
-            fr = FusedRun([eqns[k] for k in r], _later_uses(eqns, outvars, r))
+            fr = FusedRun([eqns[k] for k in r], _later_uses(eqns, outvars, r), gpu=_is_cupy(types[r[0]]))
             out.append(Eqn(None, {"run": fr}, list(fr.inputs), fr.outputs))
-            out_types.append(np.ndarray)
+            out_types.append(types[r[0]])
             i = r[-1] + 1
             continue
         out.append(eqns[i])
@@ -232,9 +256,85 @@ def fuse(eqns, outvars, types):
     return out, out_types
 
 
+def _first_call(fr, args, outs):
+    """Load (or compile) the kernel and run it; a cache entry numba cannot load is compiled afresh."""
+    kernel = fr.kernel or fr.load()
+    try:
+        kernel(*args, *outs)
+    except ImportError:  # a stale on-disk entry (written by another layout of the cache): compile in memory
+        from numba import njit  # noqa: PLC0415
+
+        kernel = fr.kernel = njit(error_model="numpy", nogil=True)(kernel.py_func)
+        kernel(*args, *outs)
+    return kernel
+
+
+# primitive name -> CUDA C++ expression (``{0}``, ``{1}``: the operands; ``T``: the element type).
+# maximum/minimum propagate NaN and sign keeps it, as numpy's do (CUDA's fmax/fmin and a bare
+# comparison would not)
+_CUDA = {
+    "add": "({0} + {1})", "subtract": "({0} - {1})", "multiply": "({0} * {1})", "divide": "({0} / {1})",
+    "negative": "(-{0})", "absolute": "fabs({0})", "square": "({0} * {0})", "reciprocal": "((T)1 / {0})",
+    "maximum": "(({0} > {1} || {0} != {0}) ? {0} : {1})", "minimum": "(({0} < {1} || {0} != {0}) ? {0} : {1})",
+    "sign": "({0} != {0} ? {0} : (T)(({0} > (T)0) - ({0} < (T)0)))", "power": "pow({0}, {1})",
+    "arctan2": "atan2({0}, {1})", "hypot": "hypot({0}, {1})", "arcsin": "asin({0})", "arccos": "acos({0})",
+    "arctan": "atan({0})", "arcsinh": "asinh({0})", "arccosh": "acosh({0})", "arctanh": "atanh({0})",
+}
+for _name in ("sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "tanh", "sinh", "cosh",
+              "floor", "ceil"):
+    _CUDA[_name] = _name + "({0})"
+
+
+def cuda_source(fr):
+    """``(in_params, out_params, operation, name)`` of the ``cupy.ElementwiseKernel`` computing the run."""
+    names, ins, body = {}, [], []
+    for k, v in enumerate(fr.inputs):
+        names[id(v)] = f"i{k}"
+        ins.append(f"T i{k}")
+
+    def operand(a):
+        return names[id(a)] if _is_var(a) else f"(T){float(a.value)!r}"
+
+    for n, e in enumerate(fr.eqns):
+        names[id(e.outputs[0])] = f"t{n}"
+        body.append(f"T t{n} = {_CUDA[e.prim.name].format(*[operand(a) for a in e.inputs])};")
+    outs = [f"T o{k}" for k in range(len(fr.outputs))]
+    body += [f"o{k} = {names[id(v)]};" for k, v in enumerate(fr.outputs)]
+    digest = hashlib.sha256("\n".join(body).encode()).hexdigest()[:16]
+    return ", ".join(ins), ", ".join(outs), "\n".join(body), f"funcgrad_fused_{digest}"
+
+
+def _cuda_caller(fr, fallback):
+    """A fused run on cupy: one ElementwiseKernel (compiled by cupy on first use, cached by cupy on disk)."""
+    state = {}
+
+    def call(*ins):
+        kernel = state.get("kernel")
+        if kernel is None:
+            try:
+                import cupy  # noqa: PLC0415 - only reached with cupy buffers
+
+                kernel = state["kernel"] = cupy.ElementwiseKernel(*fr.cuda)
+                outs = kernel(*ins)
+                return list(outs) if isinstance(outs, tuple) else [outs]
+            except Exception as e:  # noqa: BLE001 - nvrtc errors: run unfused
+                log.info("fusion: cupy could not compile a kernel of %d equations (%s: %s); running them unfused",
+                         len(fr.eqns), type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+                state["kernel"] = kernel = False
+        if kernel is False:
+            return fallback(*ins)
+        outs = kernel(*ins)
+        return list(outs) if isinstance(outs, tuple) else [outs]
+
+    call.run = fr
+    return call
+
+
 def make_caller(fr, fallback):
     """The function the replay calls for a fused run: allocate the outputs, run the kernel on flat views.
     ``fallback(*inputs)`` computes the same outputs unfused (used if numba cannot compile the kernel)."""
+    if fr.gpu:
+        return _cuda_caller(fr, fallback)
     shape, dtype, n_out = fr.shape, fr.dtype, len(fr.outputs)
     flat = [bool(v.aval.shape) for v in fr.inputs]
     state = {}
@@ -245,8 +345,7 @@ def make_caller(fr, fallback):
         outs = [np.empty(shape, dtype) for _ in range(n_out)]
         if kernel is None:
             try:
-                kernel = state["kernel"] = fr.kernel or fr.load()
-                kernel(*args, *[o.reshape(-1) for o in outs])
+                kernel = state["kernel"] = _first_call(fr, args, [o.reshape(-1) for o in outs])
                 return outs
             except Exception as e:  # noqa: BLE001 - numba's typing/lowering errors vary by version
                 log.info("fusion: numba could not compile a kernel of %d equations (%s: %s); running them unfused",
@@ -257,4 +356,5 @@ def make_caller(fr, fallback):
         kernel(*args, *[o.reshape(-1) for o in outs])
         return outs
 
+    call.run = fr  # what the replay's line computes (for inspection)
     return call

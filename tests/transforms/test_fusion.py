@@ -116,7 +116,7 @@ def test_kernels_are_cached_on_disk_for_the_next_process(tmp_path):
         f = fg.jit(lambda x: fnp.cos(fnp.sin(x) * 3.0 + 0.25))
         print(float(fnp.sum(f(fg.asarray(np.linspace(0, 1, 5))))))
     """)
-    env = {**os.environ, "FUNCGRAD_JIT_FUSE": "1", "FUNCGRAD_CACHE_DIR": str(tmp_path)}
+    env = {**os.environ, "FUNCGRAD_JIT_FUSE": "1", "FUNCGRAD_CACHE_DIR": str(tmp_path), "FUNCGRAD_JIT_LOG": "1"}
     first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert first.returncode == 0, first.stderr
     kernels = list((tmp_path / "kernels").glob("k_*.py"))
@@ -124,6 +124,7 @@ def test_kernels_are_cached_on_disk_for_the_next_process(tmp_path):
     assert len(kernels) == 1 and cached, "numba's index of the compiled kernel is on disk"
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert second.stdout == first.stdout and len(list((tmp_path / "kernels").glob("k_*.py"))) == 1
+    assert "unfused" not in first.stderr + second.stderr  # the second process ran the cached kernel
 
 
 def test_a_kernel_numba_cannot_compile_falls_back(monkeypatch, caplog):
@@ -141,3 +142,21 @@ def test_switched_off_without_numba_or_by_the_environment(monkeypatch):
     monkeypatch.setenv("FUNCGRAD_JIT_FUSE", "0")
     assert not fusion.available()
     assert "fused" not in fg.jit(lambda x: fnp.sin(x) * 2.0 + x).lower(fg.asarray(np.ones(3))).source
+
+
+def test_generated_cuda_source_is_golden():
+    """The ElementwiseKernel a run becomes on cupy (no GPU here: the source is what is checked)."""
+    x = fg.asarray(np.linspace(0, 1, 4))
+    jf = fg.jit(lambda x, s: fnp.maximum(fnp.sin(x) * 2.0, s) + fnp.sign(x))
+    lowered = jf.lower(x, fg.asarray(0.5))
+    fr = next(f.run for f in lowered.compiled.replay.__globals__.values() if hasattr(f, "run"))
+    ins, outs, body, name = fusion.cuda_source(fr)
+    assert ins == "T i0, T i1" and outs == "T o0" and name.startswith("funcgrad_fused_")
+    assert body.splitlines() == [
+        "T t0 = sin(i0);",
+        "T t1 = (t0 * (T)2.0);",
+        "T t2 = ((t1 > i1 || t1 != t1) ? t1 : i1);",
+        "T t3 = (i0 != i0 ? i0 : (T)((i0 > (T)0) - (i0 < (T)0)));",
+        "T t4 = (t2 + t3);",
+        "o0 = t4;",
+    ]
