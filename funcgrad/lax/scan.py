@@ -6,9 +6,13 @@ traced once (:mod:`funcgrad.lax._body`); the eager impl is a Python loop over it
 Rules:
 
 - jvp: a scan of the body's jvp (carry and tangents of the carry together);
-- vjp: a forward scan that stacks the carry entering each step (the residuals: memory
-  O(length x carry)), then a reverse scan that applies the body's vjp per step, carrying the
-  carry's cotangent and the sum of the consts' cotangents;
+- vjp: the body's vjp is traced once and split by partial evaluation
+  (:func:`funcgrad.lax._body.split_known`) into a forward body, which computes the carry and
+  the residuals the backward part reads (per step: what the body's vjp rules save, e.g. a
+  ``tanh`` output and a matmul input), and a backward body; a forward scan stacks the
+  residuals (memory O(length x residuals of one step)), then a reverse scan runs the backward
+  body per step, carrying the carry's cotangent and the sum of the consts' cotangents (the
+  consts themselves are read directly, not saved per step);
 - batching: a scan of the vmapped body, every carry batched, ``xs`` batched along axis 1.
 """
 
