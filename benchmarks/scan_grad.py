@@ -50,5 +50,6 @@ def run(rounds=10):
     rows = [("numpy forward + hand-written backward", f"{res['reference_s'] * 1e3:.2f}", "1.0x")]
     for name, ratio in res["ratio"].items():
         rows.append((name, f"{res['seconds'][name] * 1e3:.2f}", f"{ratio:.2f}x"))
-    print_table(f"scan_grad: {STEPS} steps, {UNITS} units (median of {rounds} rounds)", rows, ["", "ms/call", "vs numpy"])
+    print_table(f"scan_grad: {STEPS} steps, {UNITS} units (median of {rounds} rounds)", rows,
+                ["", "ms/call", "vs numpy"])
     return res

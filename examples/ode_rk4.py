@@ -1,5 +1,6 @@
 """Fixed-step RK4 with fg.lax.fori_loop: solve a damped oscillator, differentiate the solution with
-respect to its parameters, and fit the damping to an observed trajectory by Newton's method (jit, grad and hessian through the loops).
+respect to its parameters, and fit the damping to an observed trajectory by Newton's method (jit,
+grad and hessian through the loops).
 
     python examples/ode_rk4.py
 """

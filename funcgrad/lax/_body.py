@@ -23,7 +23,8 @@ from ..core import Array, ShapedArray, Tracer, Zero
 from ..numpy import asarray
 from ..transforms.jit import Jitted
 
-__all__ = ["trace_flat", "derive", "aval_of", "describe", "operand", "is_float", "check_same_types"]
+__all__ = ["trace_flat", "derive", "aval_of", "describe", "operand", "is_float", "check_same_types", "name_of",
+           "select_lanes", "split_known", "devices_of"]
 
 _POS = inspect.Parameter.POSITIONAL_ONLY
 
@@ -36,6 +37,17 @@ def operand(x, what):
         return asarray(x)
     except Exception as e:  # noqa: BLE001 - re-raised with the argument's name
         raise TypeError(f"{what}: leaves must be arrays or numbers, got {type(x).__name__} {x!r:.60}") from e
+
+
+def name_of(f):
+    return getattr(f, "__name__", type(f).__name__)
+
+
+def select_lanes(lane_mask, new, old):
+    """Per example of a batch-first value: ``new`` where ``lane_mask`` (shape (batch,)) holds, else ``old``."""
+    from ..numpy import reshape, where  # noqa: PLC0415
+
+    return where(reshape(lane_mask, (lane_mask.shape[0],) + (1,) * (len(old.shape) - 1)), new, old)
 
 
 def aval_of(x):

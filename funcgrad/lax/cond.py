@@ -16,13 +16,15 @@ import numpy as np
 
 from .. import tree
 from ..core import Primitive, Zero
-from ..numpy import clip, reshape, where
+from ..numpy import clip
 from ..primitives._batching import moveaxis
 from ..primitives.creation import zeros_like
 from ..transforms.api import jvp, vjp
 from ..transforms.batching import vmap
 from ..transforms.jit import jit_p
-from ._body import aval_of, check_same_types, derive, describe, devices_of, is_float, operand, trace_flat
+from ._body import (
+    aval_of, check_same_types, derive, describe, devices_of, is_float, name_of, operand, select_lanes, trace_flat,
+)
 
 __all__ = ["cond", "switch", "cond_p"]
 
@@ -118,9 +120,7 @@ def _cond_batch(args, dims, branches):
     results = [jit_p.bind(*ops, jitted=b) for b in vb]
     outs = list(results[0])
     for k in range(1, len(branches)):
-        for j, (o, new) in enumerate(zip(outs, results[k])):
-            sel = reshape(idx == k, (size,) + (1,) * (len(o.shape) - 1))
-            outs[j] = where(sel, new, o)
+        outs = [select_lanes(idx == k, new, o) for o, new in zip(outs, results[k])]
     return tuple(outs), (0,) * n_out
 
 
@@ -130,10 +130,6 @@ cond_p.batch = _cond_batch
 
 
 # --- the user functions --------------------------------------------------------------------------
-
-def _name(f):
-    return getattr(f, "__name__", type(f).__name__)
-
 
 def _trace_branches(what, branches, operands, labels):
     """Trace every branch on the operands; -> (uniform bodies over all consts + operands, consts, out tree)."""
@@ -152,11 +148,11 @@ def _trace_branches(what, branches, operands, labels):
             info.append(out_tree)
             return [operand(x, f"{what} branch output") for x in out_leaves]
 
-        body, lifted = trace_flat(flat, avals, devices, _name(b), [f"operand_{i}" for i in range(len(avals))])
+        body, lifted = trace_flat(flat, avals, devices, name_of(b), [f"operand_{i}" for i in range(len(avals))])
         traced.append((body, lifted, info[0], label))
     first = traced[0]
     for body, _, out_tree, label in traced[1:]:
-        check_same_types(f"{what}: the branches return different types", f"{first[3]} ({_name(branches[0])})",
+        check_same_types(f"{what}: the branches return different types", f"{first[3]} ({name_of(branches[0])})",
                          (first[2], first[0].out_avals), label, (out_tree, body.out_avals))
     consts = [x for _, lifted, _, _ in traced for x in lifted]
     if not consts:

@@ -21,12 +21,14 @@ import numpy as np
 from .. import tree
 from ..core import Array, Primitive, Tracer, Zero
 from ..numpy import any as fnp_any
-from ..numpy import arange, reshape, where
+from ..numpy import arange
 from ..primitives._batching import at_front, batch_size, moveaxis
 from ..primitives.creation import zeros_like
 from ..transforms.api import jvp
 from ..transforms.batching import vmap
-from ._body import aval_of, check_same_types, derive, describe, devices_of, is_float, operand, trace_flat
+from ._body import (
+    aval_of, check_same_types, derive, describe, devices_of, is_float, name_of, operand, select_lanes, trace_flat,
+)
 from .scan import _split, scan
 
 __all__ = ["while_loop", "fori_loop", "map", "while_p"]
@@ -113,7 +115,7 @@ def _while_batch(args, dims, cond, body, num_cond, num_body):
             cs, bs, ks = _split(vals, num_cond, num_body)
             alive = lanes(cs + ks)
             new = vmap(lambda *v: list(fun(*v)), in_axes=ab + (0,) * n, out_axes=0, axis_size=size)(*bs, *ks)
-            return [where(reshape(alive, (size,) + (1,) * (len(k.shape) - 1)), x, k) for x, k in zip(new, ks)]
+            return [select_lanes(alive, x, k) for x, k in zip(new, ks)]
         return masked
 
     operands = cc + bc + carry
@@ -133,10 +135,6 @@ while_p.batch = _while_batch
 
 
 # --- the user functions --------------------------------------------------------------------------
-
-def _name(f):
-    return getattr(f, "__name__", type(f).__name__)
-
 
 def while_loop(cond_fun, body_fun, init_val):
     """``jax.lax.while_loop``: ``while cond_fun(val): val = body_fun(val)``; returns ``val``.
@@ -159,7 +157,7 @@ def while_loop(cond_fun, body_fun, init_val):
         if len(out_leaves) != 1 or tuple(getattr(out_leaves[0], "shape", ())) != () or np.dtype(
                 getattr(out_leaves[0], "dtype", np.result_type(out_leaves[0]))).kind != "b":
             got = [describe(aval_of(operand(x, "cond_fun output"))) for x in out_leaves]
-            raise TypeError(f"while_loop: cond_fun {_name(cond_fun)} must return a boolean scalar, got {got}")
+            raise TypeError(f"while_loop: cond_fun {name_of(cond_fun)} must return a boolean scalar, got {got}")
         return [operand(out_leaves[0], "cond_fun output")]
 
     def flat_body(*vals):
@@ -167,9 +165,9 @@ def while_loop(cond_fun, body_fun, init_val):
         info.append(out_tree)
         return [operand(x, "while_loop body output") for x in out_leaves]
 
-    cond_body, cond_consts = trace_flat(flat_cond, avals, devices, _name(cond_fun), names)
-    body, body_consts = trace_flat(flat_body, avals, devices, _name(body_fun), names)
-    check_same_types(f"while_loop: body_fun {_name(body_fun)} changes the carry's type", "init_val",
+    cond_body, cond_consts = trace_flat(flat_cond, avals, devices, name_of(cond_fun), names)
+    body, body_consts = trace_flat(flat_body, avals, devices, name_of(body_fun), names)
+    check_same_types(f"while_loop: body_fun {name_of(body_fun)} changes the carry's type", "init_val",
                      (in_tree, avals), "the body's output", (info[0], body.out_avals))
     outs = while_p.bind(*cond_consts, *body_consts, *leaves, cond=cond_body, body=body,
                         num_cond=len(cond_consts), num_body=len(body_consts))

@@ -27,7 +27,7 @@ from ..primitives.creation import zeros_like
 from ..transforms.api import jvp, vjp
 from ..transforms.batching import vmap
 from ._body import (
-    aval_of, check_same_types, derive, describe, devices_of, is_float, operand, split_known, trace_flat,
+    aval_of, check_same_types, derive, describe, devices_of, is_float, name_of, operand, split_known, trace_flat,
 )
 
 __all__ = ["scan", "scan_p"]
@@ -247,7 +247,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     def flat(*vals):
         out = f(tree.tree_unflatten(init_tree, list(vals[:nc])), tree.tree_unflatten(xs_tree, list(vals[nc:])))
         if not isinstance(out, (tuple, list)) or len(out) != 2:
-            raise TypeError(f"scan: the body {_name(f)} must return a pair (carry, y), got {type(out).__name__}")
+            raise TypeError(f"scan: the body {name_of(f)} must return a pair (carry, y), got {type(out).__name__}")
         c_leaves, c_tree = tree.tree_flatten(out[0])
         y_leaves, y_tree = tree.tree_flatten(out[1])
         out_info[:] = [c_tree, y_tree]
@@ -256,17 +256,13 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     x_avals = [ShapedArray(tuple(x.shape)[1:], x.dtype) for x in xs_leaves]
     names = [f"carry_{i}" for i in range(nc)] + [f"x_{i}" for i in range(len(xs_leaves))]
     body, lifted = trace_flat(flat, carry_avals + x_avals, devices_of(init_leaves + xs_leaves),
-                              _name(f), names)
+                              name_of(f), names)
     c_tree, y_tree = out_info
-    check_same_types(f"scan: the body {_name(f)} changes the carry's type", "the carry input (init)",
+    check_same_types(f"scan: the body {name_of(f)} changes the carry's type", "the carry input (init)",
                      (init_tree, carry_avals), "the carry output", (c_tree, body.out_avals[:c_tree.num_leaves]))
     outs = scan_p.bind(*lifted, *init_leaves, *xs_leaves, body=body, num_consts=len(lifted), num_carry=nc,
                        length=length, reverse=bool(reverse))
     return tree.tree_unflatten(init_tree, list(outs[:nc])), tree.tree_unflatten(y_tree, list(outs[nc:]))
-
-
-def _name(f):
-    return getattr(f, "__name__", type(f).__name__)
 
 
 def _scan_length(xs_leaves, xs_tree, length):

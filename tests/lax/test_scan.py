@@ -192,3 +192,15 @@ def test_reverse_mode_saves_per_step_residuals_not_recomputation():
     assert bwd.params["reverse"] and bwd.params["num_consts"] == 1  # w, read directly
     np.testing.assert_allclose(fg.grad(loss)(w, h0, xs), fg.grad(lambda w, h0, xs: fnp.sum(fnp.stack(
         unrolled_scan(lambda h, x: (fnp.tanh(w @ h + x),) * 2, h0, xs)[1])))(w, h0, xs))
+
+
+def test_differentiating_a_body_that_calls_custom_vjp_is_a_clear_error():
+    @fg.custom_vjp
+    def clipped(x):
+        return x
+
+    clipped.defvjp(lambda x: (x, None), lambda _, g: (fnp.clip(g, -1.0, 1.0),))
+    f = lambda c: lax.scan(lambda c, x: (clipped(c * x), None), c, fnp.ones(2))[0]  # noqa: E731
+    assert float(f(2.0)) == 2.0
+    with pytest.raises(NotImplementedError, match="custom_vjp"):
+        fg.grad(f)(2.0)
