@@ -204,3 +204,17 @@ def test_differentiating_a_body_that_calls_custom_vjp_is_a_clear_error():
     assert float(f(2.0)) == 2.0
     with pytest.raises(NotImplementedError, match="custom_vjp"):
         fg.grad(f)(2.0)
+
+
+def test_vmap_over_xs_batched_on_axis_0_and_reverse():
+    rng = np.random.default_rng(5)
+    xs = fnp.asarray(rng.normal(size=(3, 4, 2)))  # 3 examples of (T=4, 2)
+
+    def f(xs):
+        return lax.scan(lambda c, x: (c * 0.5 + x, c), fnp.zeros(2), xs, reverse=True)
+
+    c, ys = fg.vmap(f)(xs)
+    for b in range(3):
+        rc, rys = unrolled_scan(lambda c, x: (c * 0.5 + x, c), fnp.zeros(2), xs[b], reverse=True)
+        np.testing.assert_allclose(c[b], rc)
+        np.testing.assert_allclose(ys[b], np.stack(rys))
