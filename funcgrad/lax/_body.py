@@ -93,7 +93,7 @@ def derive(body, key, build, devices, avals=None):
     full = ("funcgrad.lax", key, tuple(str(d) for d in devices))
     out = body.derived.get(full)
     if out is None:
-        if body.custom_rules and key[0] in ("jvp", "vjp", "bwd", "res"):
+        if body.custom_rules and key[0] in ("jvp", "vjp"):
             raise NotImplementedError(
                 f"differentiating the control-flow body {body.fname} is not supported when it calls "
                 f"{', '.join(sorted(set(body.custom_rules)))}: its traced graph holds their primal bodies, "
