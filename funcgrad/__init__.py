@@ -12,11 +12,12 @@ stateful API lives in ``funcgrad.compat``.
 from . import numpy, primitives, random, tree  # noqa: F401  (numpy attaches Array's operators)
 from .backend import Device, DeviceMismatchError, cuda_available, default_device, devices
 from .core import (
-    Array, EscapedTracerError, MissingRuleError, Primitive, ShapedArray, Tracer, set_default_device,
+    Array, ConcretizationTypeError, EscapedTracerError, MissingRuleError, Primitive, ShapedArray, Tracer,
+    set_default_device,
 )
 from .primitives.transfer import device_put_p as _device_put_p
 from .transforms import (
-    ConcretizationTypeError, checkpoint, custom_jvp, custom_vjp, grad, hessian, jacfwd, jacobian, jacrev, jit, jvp,
+    checkpoint, custom_jvp, custom_vjp, grad, hessian, jacfwd, jacobian, jacrev, jit, jvp,
     linearize, make_graph, make_jaxpr, remat, stop_gradient, value_and_grad, vjp, vmap,
 )
 from . import sparse  # noqa: E402,F401  (funcgrad.sparse: BCOO sparse arrays, docs/sparse.md)

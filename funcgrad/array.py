@@ -14,7 +14,20 @@ import numpy as np
 from . import backend
 from .backend import namespace_of
 
-__all__ = ["Array", "ShapedArray", "Tracer", "ArrayTracer", "PrimalTracer", "asarray", "is_array"]
+__all__ = [
+    "Array", "ShapedArray", "Tracer", "ArrayTracer", "PrimalTracer", "InspectingTracer", "asarray", "is_array",
+    "ConcretizationTypeError",
+]
+
+
+class ConcretizationTypeError(TypeError):
+    """A value traced by a transformation was converted to a Python value (``float(x)``,
+    ``int(x)``, ``bool(x)``, ``x.item()``, ``x.tolist()``, use as an index).
+
+    The transformation cannot see a Python number, so computing with it would silently
+    drop the value's derivative (or, under vmap, its batch).  JAX raises its
+    ``ConcretizationTypeError`` in the same places.
+    """
 
 
 class AvalProps:
@@ -205,7 +218,7 @@ class Array:
         return v.item()
 
     def tolist(self):
-        return np.asarray(self).tolist()
+        return backend.to_numpy(self._concrete()).tolist()
 
     def __reduce__(self):
         return (_rebuild, (np.asarray(self).copy(), str(self.device)))
@@ -284,8 +297,9 @@ def _to_buffer(obj, dtype=None, device=None):
     if isinstance(obj, (list, tuple)) and any(isinstance(o, Array) for o in obj):
         obj = [np.asarray(o) if isinstance(o, Array) else o for o in obj]
     host = np.array(obj, dtype=dtype, copy=True)
-    if host.dtype == object:
-        raise TypeError(f"cannot make an Array from {type(obj).__name__}: it holds non-numeric objects")
+    if host.dtype.kind in "OSUV":
+        what = "non-numeric objects" if host.dtype == object else f"{host.dtype.name} data"
+        raise TypeError(f"cannot make an Array from {type(obj).__name__}: it holds {what} (funcgrad arrays hold numbers)")
     return be.from_host(host, index=dev.index) if be is not backend.NUMPY else host
 
 
@@ -354,11 +368,47 @@ class ArrayTracer(AvalProps, Array, Tracer):
     def __str__(self):
         return repr(self)
 
-    def tolist(self):
-        return _ConcreteView(self).tolist()
-
     def __reduce__(self):
         raise TypeError(f"cannot pickle a value traced by {self._trace.describe()}")
+
+    # --- conversion to Python values: refused (the transformation could not see the result) ---
+    def _conversion_error(self, what):
+        return ConcretizationTypeError(
+            f"{what} was applied to a value traced by {self._trace.describe()} "
+            f"({self.dtype.name}{list(self.shape)}): the transformation cannot see a Python value, so "
+            "whatever is computed from it would silently lose its derivative. Keep the value an array "
+            "(compute with funcgrad.numpy, compare with fnp.where instead of `if`), apply "
+            "funcgrad.stop_gradient(x) first if you mean a constant, or convert the transformation's "
+            "result outside the transformed function."
+        )
+
+    def __bool__(self):
+        raise self._conversion_error("bool()")
+
+    def __float__(self):
+        raise self._conversion_error("float()")
+
+    def __int__(self):
+        raise self._conversion_error("int()")
+
+    def __complex__(self):
+        raise self._conversion_error("complex()")
+
+    def __index__(self):
+        raise self._conversion_error("__index__ (use as an integer index or size)")
+
+    def item(self, *args):
+        raise self._conversion_error(".item()")
+
+    def tolist(self):
+        raise self._conversion_error(".tolist()")
+
+    def __format__(self, spec):
+        try:
+            view = _ConcreteView(self)
+        except TypeError:  # no concrete value (vmap)
+            return format(repr(self), spec)
+        return format(view, spec) if spec else repr(self)
 
 
 class PrimalTracer(ArrayTracer):
@@ -381,6 +431,17 @@ class PrimalTracer(ArrayTracer):
 
     def _concrete(self):
         return self.primal._concrete()
+
+
+class InspectingTracer(PrimalTracer):
+    """A tracer of a trace that records or checks without transforming anything (make_graph,
+    check_shape_rules): Python conversions read the concrete value, so Python control flow on
+    it picks the branch taken (the record shows that branch)."""
+
+    __slots__ = ()
+
+    __bool__, __float__, __int__, __complex__ = Array.__bool__, Array.__float__, Array.__int__, Array.__complex__
+    __index__, item, tolist, __format__ = Array.__index__, Array.item, Array.tolist, Array.__format__
 
 
 class _ConcreteView(Array):

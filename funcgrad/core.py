@@ -27,13 +27,13 @@ import numpy as np
 
 from . import backend
 from .array import (  # noqa: F401  (re-exported: the core's public names)
-    _TRACER_TYPES, Array, ArrayTracer, ShapedArray, Tracer, asarray, is_array,
+    _TRACER_TYPES, Array, ArrayTracer, ConcretizationTypeError, ShapedArray, Tracer, asarray, is_array,
 )
 from .backend import backend_of, namespace_of  # noqa: F401  (re-exported for rule authors)
 
 __all__ = [
     "Array", "Tracer", "ArrayTracer", "Trace", "Primitive", "bind", "Zero", "ShapedArray",
-    "REGISTRY", "asarray", "is_array", "EscapedTracerError", "MissingRuleError",
+    "REGISTRY", "asarray", "is_array", "EscapedTracerError", "MissingRuleError", "ConcretizationTypeError",
 ]
 
 
@@ -143,7 +143,7 @@ class Primitive:
     __slots__ = (
         "name", "impl", "abstract", "vjps", "vjp_all", "jvps", "jvp_all", "batch",
         "multiple_results", "differentiable", "zero_derivative", "unsaved", "saves_out",
-        "bind", "fast", "__weakref__",
+        "reads", "_unsaved_by", "bind", "fast", "__weakref__",
     )
 
     def __init__(self, name, impl, abstract=None, *, multiple_results=False,
@@ -167,6 +167,8 @@ class Primitive:
         self.batch = None
         self.unsaved = ()  # args reverse mode need not keep for the vjp rules
         self.saves_out = True  # whether reverse mode keeps the output for them
+        self.reads = None  # per-argument rule -> the arguments it reads (None: every saved one)
+        self._unsaved_by = {}  # unsaved_given's answers, by which arguments are traced
         self.bind = functools.partial(bind, self)  # prim.bind(*args, **params)
         # buffer type -> a C function equal to impl for buffers of that type (filled
         # by families such as ufuncs): the eager fast path then skips a Python frame
@@ -177,17 +179,37 @@ class Primitive:
         return f"<primitive {self.name}>"
 
     # --- rule registration ----------------------------------------------------
-    def defvjp(self, *rules, unsaved_args=(), saves_out=True):
+    def defvjp(self, *rules, unsaved_args=(), saves_out=True, reads=None):
         """Per-argument vjp rules ``rule(g, ans, *args, **params)``; None: no derivative.
 
         What reverse mode records for the rules: every argument except those in
         ``unsaved_args`` (the rules then see an aval-like object with ``.shape``,
         ``.dtype`` and ``.ndim`` in its place, or None for a constant), and the
-        output if ``saves_out`` (else an aval-like object).
+        output if ``saves_out`` (else an aval-like object).  ``reads[i]``, when
+        given, lists the arguments rule i reads: an argument no rule of a traced
+        argument reads is not kept either (``x * c`` keeps ``c``, not ``x``).
         """
         self.vjps = rules
         self._set_saved(unsaved_args, saves_out)
+        if reads is not None:
+            self.reads = tuple(frozenset(r) for r in reads)
         return self
+
+    def unsaved_given(self, traced):
+        """The arguments reverse mode need not keep when those with ``traced[i]`` true
+        receive cotangents: ``unsaved_args`` plus those no needed rule reads."""
+        key = tuple(traced)
+        got = self._unsaved_by.get(key)
+        if got is None:
+            n = len(key)
+            unsaved = range(n) if self.unsaved is ALL_ARGS else self.unsaved
+            if self.reads is None:
+                got = tuple(unsaved)
+            else:
+                read = frozenset().union(*(r for r, t in zip(self.reads, key) if t))
+                got = tuple(i for i in range(n) if i in unsaved or i not in read)
+            self._unsaved_by[key] = got
+        return got
 
     def defjvp(self, *rules):
         """Per-argument jvp rules ``rule(t, ans, *args, **params)``; None: no derivative."""
@@ -272,6 +294,11 @@ def bind(prim, *args, **params):
             r = _new_array(Array)
             r._value = out
             return r
+        if tx in _TRACER_TYPES and (ty in _PY_SCALARS or ty is Array or (ty is tx and y._trace is x._trace)):
+            top = x._trace  # a tracer with a constant, or two tracers of one trace (compat's x * 2.0, x + y)
+            if not top.alive:
+                raise _escaped(top, prim)
+            return top.process_primitive(prim, args, params)
     top = None
     vals = []
     for a in args:

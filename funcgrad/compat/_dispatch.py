@@ -7,7 +7,6 @@ import numpy as np
 from ..core import Array, Tracer, bind
 from ..primitives.elementwise import convert_p
 from . import dtypes
-from .graph import record
 from .tensor import TENSOR_TYPES, Tensor, _dim, wrap
 
 __all__ = ["FUNCS", "METHODS", "op", "method", "as_t", "promote", "apply", "cast", "norm_dim", "float_input",
@@ -15,7 +14,6 @@ __all__ = ["FUNCS", "METHODS", "op", "method", "as_t", "promote", "apply", "cast
 
 FUNCS: dict = {}  # torch.<name>
 METHODS: dict = {}  # Tensor.<name>
-_PY = (int, float, bool, complex)
 
 
 def op(*names, method=True, func=True):
@@ -34,13 +32,9 @@ def method(*names):
     return op(*names, func=False)
 
 
-def apply(prim, *args, **params):
-    """Bind ``prim``: straight to the compat trace when the arguments are plain Tensors/numbers."""
-    for a in args:
-        t = type(a)
-        if t not in TENSOR_TYPES and t not in _PY and t is not Array:
-            return bind(prim, *args, **params)
-    return record(prim, args, params)
+# compat operations apply primitives with ``bind``, like every caller: a Tensor is the compat
+# trace's tracer, a funcgrad tracer goes to its own (higher) trace
+apply = bind
 
 
 def as_t(x):
@@ -75,7 +69,7 @@ def promote(*xs):
 
 def float_input(x):
     """Integer/bool tensors -> default float (PyTorch's unary float ops)."""
-    if x._value.dtype.kind in "biu":
+    if dtypes.buf_of(x).dtype.kind in "biu":
         return cast(x, dtypes.get_default_dtype().dtype)
     return x
 

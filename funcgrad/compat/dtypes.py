@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..array import ArrayTracer
+
 __all__ = [
     "dtype", "float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long",
     "int32", "int", "int16", "short", "int8", "uint8", "bool", "complex64", "cfloat", "complex128",
@@ -203,11 +205,20 @@ def _combine(higher, lower):
     return higher
 
 
+def buf_of(x):
+    """What compat reads an operand's shape and dtype from: the buffer of a Tensor or Array,
+    a funcgrad tracer itself (a compat op applied under fg.grad / fg.vmap / fg.jvp), else None."""
+    d = getattr(x, "_value", None)
+    if d is None and isinstance(x, ArrayTracer):
+        return x
+    return d
+
+
 def result_np(*operands):
-    """PyTorch's result dtype (as a numpy dtype) of tensors and Python numbers."""
+    """PyTorch's result dtype (as a numpy dtype) of tensors, funcgrad arrays and Python numbers."""
     dim = zero = wrapped = None
     for o in operands:
-        d = getattr(o, "_value", None)
+        d = buf_of(o)
         if d is not None and hasattr(d, "ndim"):
             nd = d.dtype
             if d.ndim:

@@ -1,11 +1,12 @@
 """The backward engine: backward() and autograd.grad() over grad_fn nodes.
 
 Nodes run in dependency order (a node runs once every consumer of its outputs
-has sent its gradient).  A node applies its primitive's own vjp rules, and
-:func:`funcgrad.transforms.reverse.fit_cotangent` undoes broadcasting and
-casts to the input's dtype.  Without ``create_graph`` the rules run on plain
-Arrays (nothing records); with it, on Tensors in grad mode, so the backward
-pass is itself recorded and can be differentiated again.
+has sent its gradient).  A node applies its primitive's own vjp rules through
+:func:`funcgrad.transforms.reverse.apply_vjp_rules`, the rule driver of the
+core's reverse mode too (missing-rule errors, undoing broadcasting, casting to
+the input's dtype).  Without ``create_graph`` the rules run on plain Arrays
+(nothing records); with it, on Tensors in grad mode, so the backward pass is
+itself recorded and can be differentiated again.
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ import re
 
 import numpy as np
 
-from ..core import Array, Zero, missing_rule
+from ..core import Array, Zero
 from ..primitives.elementwise import add
-from ..transforms.reverse import fit_cotangent
+from ..transforms.reverse import apply_vjp_rules
 from .grad_mode import STATE
 from .device import xp_of
-from .graph import AccumulateGrad, edge_of
+from .graph import AccumulateGrad, _Aval, edge_of
 from .tensor import Tensor, wrap
 
 __all__ = ["backward", "grad", "call_node"]
@@ -100,49 +101,17 @@ def call_node(node, grads, create_graph, release):
         ans = node.out
     else:
         ans = _saved_output(node, create_graph)
-    params = node.params
-    edges = node.edges
-    res = [None] * len(edges)
-    if prim.vjp_all is not None:
-        g = tuple(Zero(o) if x is None else x for x, o in zip(grads, node.outs)) if prim.multiple_results else grads
-        outs = prim.vjp_all(g, ans, *args, **params)
-        for i, e in enumerate(edges):
-            c = outs[i]
-            if e is not None and c is not None and type(c) is not Zero:
-                shape, dtype = e[0].out_meta(e[1])
-                res[i] = fit_cotangent(c, shape, dtype, prim, i)
-    else:
-        rules = prim.vjps
-        if rules is None:
-            if not prim.zero_derivative:
-                raise missing_rule(prim, "vjp", transform="funcgrad.compat backward")
-            rules = ()
-        nr = len(rules)
-        i = 0
-        for e in edges:
-            if e is not None:
-                rule = rules[i] if i < nr else None
-                if rule is None:
-                    if not prim.zero_derivative:
-                        raise missing_rule(prim, "vjp", i, "funcgrad.compat backward")
-                    shape, dtype = e[0].out_meta(e[1])  # PyTorch: a zero gradient, not none
-                    z = xp_of(_first_buf(grads)).zeros(shape, dtype)
-                    res[i] = wrap(z) if create_graph else _arr(z)
-                else:
-                    c = rule(grads, ans, *args, **params) if params else rule(grads, ans, *args)
-                    m = e[0]
-                    if m.outs is None:
-                        shape, dtype = m.shape, m.dtype
-                    else:
-                        shape, dtype = m.out_meta(e[1])
-                    if type(c) is Array:
-                        v = c._value
-                        if v.shape != shape or (v.dtype is not dtype and v.dtype != dtype):
-                            c = fit_cotangent(c, shape, dtype, prim, i)
-                    elif tuple(c.shape) != shape or c.dtype != dtype:
-                        c = fit_cotangent(c, shape, dtype, prim, i)
-                    res[i] = c
-            i += 1
+    if prim.multiple_results:
+        grads = tuple(Zero(o) if x is None else x for x, o in zip(grads, node.outs))
+    parents = node.parents
+    if parents is None:  # the producing node stands in for its output 0's aval
+        parents = [None if e is None else e[0] if e[1] == 0 else _Aval(*e[0].out_meta(e[1])) for e in node.edges]
+    res = apply_vjp_rules(prim, grads, ans, args, node.params, parents, "funcgrad.compat backward")
+    if prim.zero_derivative:
+        for i, c in enumerate(res):
+            if type(c) is Zero:  # PyTorch's gradient is zeros, not none
+                z = xp_of(_first_buf(grads)).zeros(c.shape, c.dtype)
+                res[i] = wrap(z) if create_graph else _arr(z)
     if release and node.saved_any:
         node.args = node.out = node.vers = None
     return res

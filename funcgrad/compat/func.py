@@ -1,8 +1,8 @@
 """torch.func: grad, grad_and_value, vjp, jvp, jacrev, jacfwd, hessian, vmap, functional_call.
 
-Built on compat's own autograd engine (compat ops act on Tensors, the level-0
-tracers, not on funcgrad's higher-level tracers, so the functional transforms
-of funcgrad.transforms cannot see inside them).  Each call differentiates with
+Built on compat's own autograd engine: ``fn`` receives Tensors and may call any
+Tensor method, which funcgrad's tracers lack, although compat ops themselves
+accept those tracers (fg.grad / fg.vmap / fg.jvp see through compat code).  Each call differentiates with
 respect to fresh inputs: a tensor that does not require grad becomes a new
 leaf; one that does (an outer transform's input) becomes a new alias node of
 it, so ``grad(lambda x: grad(lambda y: x * y)(x))`` is 1 (no perturbation

@@ -19,11 +19,10 @@ from .. import backend
 from ..array import AvalProps
 from ..backend import XP_OF_TYPE
 from ..core import ALL_ARGS, Array, Trace, _impl_error
-from ..primitives.elementwise import multiply_p, safe_mul_p
 from .grad_mode import STATE
 from .tensor import Tensor, TENSOR_TYPES, wrap
 
-__all__ = ["TRACE", "Node", "AccumulateGrad", "record"]
+__all__ = ["TRACE", "Node", "AccumulateGrad"]
 
 _new = object.__new__
 _SEQ = itertools.count(1)
@@ -80,6 +79,7 @@ class Node(AvalProps):
     vers = None
     out = None
     saved_any = False
+    parents = None  # the rule driver's parents (an aval-like per edge), when recorded with the edges
 
     def name(self):
         if self.name_ is not None:
@@ -159,19 +159,6 @@ class AccumulateGrad(Node):
         return "AccumulateGrad"
 
 
-class _CompatTrace(Trace):
-    __slots__ = ()
-    kind = "compat"
-
-    def describe(self):
-        return "funcgrad.compat's eager autograd (level 0)"
-
-    def process_primitive(self, prim, args, params):
-        return record(prim, args, params)
-
-
-TRACE = _CompatTrace(level=0)
-Tensor._trace = TRACE
 
 
 def _accumulator(t):
@@ -196,18 +183,100 @@ def edge_of(t):
     return None
 
 
-def record(prim, args, params, view_of=None):
-    """Run ``prim`` on the buffers of ``args``; record a grad_fn if autograd needs one.
+class _CompatTrace(Trace):
+    """The level-0 trace whose tracers are Tensors: ``bind`` hands it every primitive
+    applied to a Tensor (and to nothing of a higher level).
 
-    With ``view_of`` (a Tensor), the result is a view: it keeps the impl's buffer (a
-    view of ``view_of``'s storage) and shares its base and version counter.
+    Level 0 is the bottom of the trace stack, so the primal computation is the impl
+    itself (as bind's eager branch, with the impl error bind gives).  A result that is a
+    writeable view of a Tensor argument's storage (reshape, transpose, basic indexing...)
+    is a view as PyTorch's: it shares that Tensor's base and version counter.
     """
-    n = len(args)
-    if view_of is None and type(args[0]) in TENSOR_TYPES and not prim.multiple_results:
+
+    __slots__ = ()
+    kind = "compat"
+
+    def describe(self):
+        return "funcgrad.compat's eager autograd (level 0)"
+
+    def process_primitive(self, prim, args, params):
+        """Run ``prim`` on the buffers of ``args``; record a grad_fn if autograd needs one.
+
+        Inline here: one Tensor argument (and a Python number after it), the hot path of
+        element-wise chains; ``_record`` takes every other case."""
+        a = args[0]
+        n = len(args)
         if n == 1:
-            return _record_tensor(prim, args[0], params)
-        if n == 2 and type(args[1]) in _PY_SCALARS:
-            return _record_tensor(prim, args[0], params, args)
+            if type(a) not in TENSOR_TYPES or prim.multiple_results:
+                return _record(self, prim, args, params)
+        elif n != 2 or type(a) not in TENSOR_TYPES or type(args[1]) not in _PY_SCALARS or prim.multiple_results:
+            return _record(self, prim, args, params)
+        v = a._value
+        try:
+            if n == 1:
+                out = (prim.fast.get(type(v)) or prim.impl)(v, **params)
+            else:
+                out = (prim.fast.get(type(v)) or prim.impl)(v, args[1], **params)
+        except Exception as e:
+            raise _impl_error(prim, [v] if n == 1 else [v, args[1]], params, e) from e
+        view = False
+        if type(out) is not np.ndarray or out.base is not None or out is v:
+            view = _is_view_of(out, v)
+            if not view:
+                out = _own(out, (v,))
+        r = _new(Tensor)
+        r._value = out
+        if view:  # a view of the input's storage (reshape, transpose, unfold...): as PyTorch's views
+            link_view(r, a)
+        fn = a.grad_fn
+        if fn is not None:
+            nr = a._output_nr
+            e = (fn, nr)
+            p0 = fn if nr == 0 else _Aval(v.shape, v.dtype)  # the argument's aval-like stand-in
+        elif a._req:
+            p0 = _accumulator(a)
+            e = (p0, 0)
+        else:
+            return r
+        if not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or out.dtype.kind not in "fc":
+            return r
+        node = _new(Node)  # (_new_node inline, and no saved tensors to look for: _set_output)
+        node.seq = next(_SEQ)
+        if STATE.anomaly:
+            node.anomaly = _anomaly_trace()
+        node.prim = prim
+        node.params = params
+        if n == 1:
+            node.edges = [e]
+            node.parents = [p0]
+            saved = [None]
+        else:
+            node.edges = [e, None]
+            node.parents = [p0, None]
+            saved = [None, args[1]]  # a Python number is its own aval
+        unsaved = prim.unsaved
+        reads = prim.reads
+        if (unsaved and (unsaved is ALL_ARGS or 0 in unsaved)) or (reads is not None and 0 not in reads[0]):
+            saved[0] = p0
+        else:
+            vc = a._vc
+            if vc is None:
+                vc = a._vc = [0]
+            saved[0] = _arr(v)
+            node.vers = [(0, a, vc[0])]
+            node.saved_any = True
+        node.args = saved
+        _set_output(node, prim, out, r)
+        return r
+
+
+TRACE = _CompatTrace(level=0)
+Tensor._trace = TRACE
+_PY_SCALARS = frozenset((int, float, bool, complex))
+
+
+def _record(trace, prim, args, params):
+    """The compat trace's general case: any number of arguments (Tensors, Arrays, numbers)."""
     vals = []
     edges = []
     req = False
@@ -231,7 +300,7 @@ def record(prim, args, params, view_of=None):
         out = (prim.fast.get(type(v0)) or prim.impl)(*vals, **params)
     except Exception as e:
         # PyTorch's device rule: 0-d cpu tensors and constants follow the tensors' device
-        return record(prim, _on_one_device(prim, args, vals, e), params, view_of)
+        return trace.process_primitive(prim, _on_one_device(prim, args, vals, e), params)
     if prim.multiple_results:
         outs = [_own(o, vals) for o in out]
         res = [wrap(o) for o in outs]
@@ -239,11 +308,11 @@ def record(prim, args, params, view_of=None):
                 all(o.dtype.kind not in "fc" for o in outs):
             return tuple(res)
         return _record_multi(prim, args, params, edges, outs, res)
-    if view_of is None:
-        if type(out) is not np.ndarray or out.base is not None or out is v0:
-            view_of = next((a for a, v in zip(args, vals) if type(a) in TENSOR_TYPES and _is_view_of(out, v)), None)
-            if view_of is None:
-                out = _own(out, vals)
+    view_of = None
+    if type(out) is not np.ndarray or out.base is not None or out is v0:
+        view_of = next((a for a, v in zip(args, vals) if type(a) in TENSOR_TYPES and _is_view_of(out, v)), None)
+        if view_of is None:
+            out = _own(out, vals)
     r = _new(Tensor)
     r._value = out
     if view_of is not None:
@@ -252,60 +321,6 @@ def record(prim, args, params, view_of=None):
             out.dtype.kind not in "fc":
         return r
     node = _new_node(prim, params, edges, _saved_args(prim, args, edges))
-    _finish_node(node, prim, out, r)
-    return r
-
-
-_PY_SCALARS = frozenset((int, float, bool, complex))
-# Binary primitives whose rule for one argument reads only the other argument: as PyTorch's
-# MulBackward0, a node keeps x of x * y only if y needs a gradient, so ``x * 0.2`` or
-# ``x * mask`` saves nothing of x and x may then be overwritten in place (LeakyReLU(inplace)).
-_CROSS = frozenset((multiply_p, safe_mul_p))
-
-
-def _record_tensor(prim, a, params, args=None):
-    """record() for one Tensor argument (and a Python number after it, ``args``): the hot
-    path of element-wise chains."""
-    v = a._value
-    try:
-        if args is None:
-            out = (prim.fast.get(type(v)) or prim.impl)(v, **params)
-        else:
-            out = (prim.fast.get(type(v)) or prim.impl)(v, args[1], **params)
-    except Exception as e:
-        raise _impl_error(prim, [v] if args is None else [v, args[1]], params, e) from e
-    view = False
-    if type(out) is not np.ndarray or out.base is not None or out is v:
-        view = _is_view_of(out, v)
-        if not view:
-            out = _own(out, (v,))
-    r = _new(Tensor)
-    r._value = out
-    if view:  # a view of the input's storage (reshape, transpose, unfold...): as PyTorch's views
-        link_view(r, a)
-    fn = a.grad_fn
-    if fn is not None:
-        e = (fn, a._output_nr)
-    elif a._req:
-        e = (_accumulator(a), 0)
-    else:
-        return r
-    if not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or out.dtype.kind not in "fc":
-        return r
-    unsaved = prim.unsaved
-    edges = [e] if args is None else [e, None]
-    saved = [None] if args is None else [None, args[1]]  # a Python number is its own aval
-    if (unsaved and (unsaved is ALL_ARGS or 0 in unsaved)) or (args is not None and prim in _CROSS):
-        saved[0] = e[0] if e[1] == 0 else _Aval(v.shape, v.dtype)
-        node = _new_node(prim, params, edges, saved)
-    else:
-        vc = a._vc
-        if vc is None:
-            vc = a._vc = [0]
-        saved[0] = _arr(v)
-        node = _new_node(prim, params, edges, saved)
-        node.vers = [(0, a, vc[0])]
-        node.saved_any = True
     _finish_node(node, prim, out, r)
     return r
 
@@ -324,10 +339,8 @@ def _new_node(prim, params, edges, saved):
 
 def _saved_args(prim, args, edges):
     """The arguments a node keeps for the rules: avals in place of the unsaved ones."""
-    unsaved = prim.unsaved
     n = len(args)
-    if prim in _CROSS and n == 2 and None in edges:  # keep only the argument the other's rule reads
-        unsaved = tuple(i for i in (0, 1) if edges[1 - i] is None)
+    unsaved = prim.unsaved if prim.reads is None else prim.unsaved_given([e is not None for e in edges])
     saved = list(args)
     if unsaved:
         for i in (range(n) if unsaved is ALL_ARGS else unsaved):
@@ -359,6 +372,11 @@ def _finish_node(node, prim, out, r):
             saved[i] = _arr(a._value)
     if vers is not None:
         node.saved_any = True
+    _set_output(node, prim, out, r)
+
+
+def _set_output(node, prim, out, r):
+    """The node's output aval (and the output, with its version, if the rules read it); r's grad_fn."""
     node.shape = out.shape
     node.dtype = out.dtype
     if prim.saves_out:
@@ -403,18 +421,13 @@ def link_view(r, base):
 
 
 def _is_view_of(out, v):
-    """Whether the impl returned a writeable view into ``v``'s storage (not ``v`` itself)."""
+    """Whether the impl returned a view into ``v``'s storage (not ``v`` itself): reshape, transpose,
+    basic indexing, and also read-only ones (``expand``'s broadcast), which are views in PyTorch too."""
     t = type(out)
     if t is np.ndarray:
-        return (type(v) is np.ndarray and out is not v
-                and out.base is not None and out.flags.writeable and np.may_share_memory(out, v))
+        return type(v) is np.ndarray and out is not v and out.base is not None and np.may_share_memory(out, v)
     return (t is type(v) and out is not v and t in XP_OF_TYPE and out.base is not None
-            and _writeable(out) and XP_OF_TYPE[t].may_share_memory(out, v))
-
-
-def _writeable(buf):
-    """Device buffers: cupy has no read-only flag; broadcast views (0 strides) are not writeable."""
-    return buf.size <= 1 or 0 not in buf.strides
+            and XP_OF_TYPE[t].may_share_memory(out, v))
 
 
 def _on_one_device(prim, args, vals, err):

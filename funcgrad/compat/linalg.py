@@ -14,6 +14,7 @@ from collections import namedtuple
 import numpy as np
 
 from .. import numpy as fnp
+from ..primitives import linalg as _lp
 from ._dispatch import FUNCS, METHODS, name_grad, op
 from .device import xp_of
 from .tensor import Tensor
@@ -121,9 +122,26 @@ def solve(A, B):
     return fnp.linalg.solve(A, B)
 
 
-@_linalg("pinv", "PinverseBackward0")
-def pinv(A, rcond=1e-15, hermitian=False):
-    return fnp.linalg.pinv(A, rcond=rcond)
+@_linalg("pinv", "LinalgPinvBackward0")
+def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
+    """torch.linalg.pinv: singular values at or below max(atol, rtol * largest) count as zero;
+    rtol defaults to eps * max(m, n) when neither is given, to 0 when only atol is
+    (the old positional ``rcond`` is rtol)."""
+    if out is not None:
+        raise TypeError("linalg.pinv: out= is not supported by funcgrad.compat (use the returned tensor)")
+    if rcond is not None:
+        if rtol is not None:
+            raise RuntimeError("linalg.pinv: rcond and rtol cannot both be given (rcond is the old name of rtol)")
+        rtol = rcond
+    if rtol is None:
+        rtol = 0.0 if atol is not None and atol > 0 else np.finfo(A._value.dtype).eps * max(A.shape[-2:])
+    return _lp.pinv(A, float(rtol), 0.0 if atol is None else float(atol))
+
+
+@_linalg("pinverse", "PinverseBackward0")
+def pinverse(input, rcond=1e-15):
+    """torch.pinverse: singular values at or below rcond * largest count as zero."""
+    return _lp.pinv(input, float(rcond))
 
 
 def norm(A, ord=None, dim=None, keepdim=False):  # noqa: A002
@@ -168,7 +186,7 @@ op("inverse")(inv)
 op("det")(det)
 op("logdet")(lambda input: name_grad(FUNCS["log"](det(input)), "LogdetBackward0"))
 op("slogdet")(slogdet)
-op("pinverse")(pinv)
+op("pinverse")(pinverse)
 op("matrix_power")(matrix_power)
 op("cholesky")(lambda input, upper=False: cholesky(input, upper=upper))
 

@@ -30,9 +30,16 @@ def imag(input):
     return _fnp.imag(input)
 
 
-@op("conj", "conj_physical", "resolve_conj")
+@op("conj", "conj_physical")
 def conj(input):
     return _fnp.conj(input) if _is_c(input) else input
+
+
+@op("resolve_conj", "resolve_neg")
+def resolve_conj(input):
+    """The tensor itself: funcgrad has no lazy conjugate or negative bit, so ``conj()`` already
+    computed its values and there is nothing to resolve (PyTorch returns ``self`` when the bit is unset)."""
+    return input
 
 
 @op("angle")

@@ -5,16 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from .. import scipy as _fg_scipy  # noqa: F401  (registers the special-function primitives)
-from ..core import REGISTRY
+from ..core import REGISTRY, Array, bind
 from ..primitives import elementwise as ew
 from . import dtypes
+from .dtypes import buf_of
 from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote
 from .device import check_same, like, xp_of
-from .graph import record
 from .tensor import Tensor, wrap
 
 _new = object.__new__
-_NO_PARAMS = {}  # shared by parameterless ops (never mutated)
 _P = {name: getattr(ew, name + "_p") for name in (
     "add", "subtract", "multiply", "divide", "power", "negative", "sqrt", "exp", "log", "sin", "cos",
     "tanh", "absolute", "square", "sign", "log1p", "expm1", "maximum", "minimum", "logaddexp", "where")}
@@ -28,10 +27,10 @@ def _binary(prim, name, floats=False):
     def f(input, other, *, out=None):
         ti, to = type(input), type(other)
         if ti is Tensor:
-            if to is float and input._value.dtype.kind == "f":
-                return record(prim, (input, other), _NO_PARAMS)
+            if to is float and buf_of(input).dtype.kind == "f":
+                return bind(prim, input, other)
             if to is Tensor and input._value.dtype is other._value.dtype and input._value.ndim and other._value.ndim:
-                return record(prim, (input, other), _NO_PARAMS)
+                return bind(prim, input, other)
         (a, b), npd = promote(as_t(input), as_t(other))
         return _finish(apply(prim, a, b), npd)
     f.__name__ = name
@@ -39,7 +38,7 @@ def _binary(prim, name, floats=False):
 
 
 def _finish(r, npd):
-    if r._value.dtype != npd:  # numpy's rule gave another dtype (python scalars): PyTorch's wins
+    if dtypes.buf_of(r).dtype != npd:  # numpy's rule gave another dtype (python scalars): PyTorch's wins
         r = cast(r, npd)
     return r
 
@@ -95,8 +94,8 @@ def div(input, other, *, rounding_mode=None, out=None):
 def pow(input, exponent, *, out=None):  # noqa: A001
     if type(input) is Tensor and type(exponent) in (int, float) and input._value.dtype.kind == "f":
         if exponent == 2:
-            return name_grad(record(_P["square"], (input,), _NO_PARAMS), "PowBackward0")
-        return record(_P["power"], (input, exponent), _NO_PARAMS)
+            return name_grad(bind(_P["square"], input), "PowBackward0")
+        return bind(_P["power"], input, exponent)
     (a, b), npd = promote(as_t(input), as_t(exponent))
     if npd.kind in "iu" and bool((b._value < 0).any() if isinstance(b, Tensor) else b < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -109,7 +108,7 @@ def _unary(prim_name, torch_name, floats=True):
 
     def f(input, *, out=None):
         if type(input) is Tensor and (not floats or input._value.dtype.kind == "f"):
-            return record(prim, (input,), _NO_PARAMS)
+            return bind(prim, input)
         x = as_t(input)
         return apply(prim, float_input(x) if floats else x)
     f.__name__ = torch_name
@@ -210,9 +209,9 @@ def where(condition, input=None, other=None):
         return nonzero(condition, as_tuple=True)
     (a, b), npd = promote(as_t(input), as_t(other))
     c = as_t(condition)
-    if isinstance(c, Tensor) and c._value.dtype != np.bool_:
+    if isinstance(c, Tensor) and buf_of(c).dtype != np.bool_:
         c = wrap(c._value.astype(bool))
-    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+    if not isinstance(a, (Tensor, Array)) and not isinstance(b, (Tensor, Array)):  # (funcgrad tracers are Arrays)
         a = wrap(like(np.asarray(a, dtype=npd), c._value) if isinstance(c, Tensor) else np.asarray(a, dtype=npd))
     return _finish(apply(_P["where"], c, a, b), npd)
 
@@ -226,7 +225,7 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
         x = where(lt(x, min), min, x)
     if max is not None:
         x = where(gt(x, max), max, x)
-    if x._value.dtype != input._value.dtype and not isinstance(min, Tensor) and not isinstance(max, Tensor):
+    if buf_of(x).dtype != buf_of(input).dtype and not isinstance(min, Tensor) and not isinstance(max, Tensor):
         x = cast(x, dtypes.result_np(input, *(v for v in (min, max) if v is not None)))
     return name_grad(x, "ClampBackward1")
 
@@ -266,7 +265,7 @@ def logical_not(input):
 
 @op("bitwise_not")
 def bitwise_not(input):
-    if input._value.dtype.kind == "f":
+    if buf_of(input).dtype.kind == "f":
         raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
     return wrap(xp_of(input._value).invert(input._value))
 

@@ -13,7 +13,6 @@ from ..primitives.index import _Slot, getitem_p, parse_index, scatter_add_p, sca
 from . import dtypes
 from ._dispatch import METHODS, apply, as_t, cast, method, name_grad, op
 from .device import like, xp_of
-from .graph import record
 from .grad_mode import STATE
 from .inplace import _check_leaf, _check_writable, inplace
 from .tensor import Tensor, _dim, wrap
@@ -62,7 +61,7 @@ def getitem(self, idx):
     idx = _norm_index(idx, self._value)
     template, arrays = parse_index(idx, self._value.ndim)
     if not arrays:
-        r = record(getitem_p, (self,), {"template": template}, view_of=self)
+        r = apply(getitem_p, self, template=template)
         if r.grad_fn is not None:
             r.grad_fn.name_ = "SelectBackward0" if any(type(t) is int for t in template) else "SliceBackward0"
         return r

@@ -12,6 +12,7 @@ import numpy as np
 from ..primitives.index import getitem_p, parse_index
 from ..primitives.linalg import matmul_p
 from ._dispatch import FUNCS, apply, name_grad, op, promote
+from .dtypes import buf_of
 from .device import check_same, like, xp_of
 from .tensor import Tensor, _dim, wrap
 
@@ -23,11 +24,11 @@ def _mm(a, b, name):
 
 @op("matmul")
 def matmul(input, other, *, out=None):
-    if input.dim() == 0 or other.dim() == 0:
-        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {input.dim()}D and {other.dim()}D")
-    if input.shape[-1] != other.shape[-2 if other.dim() > 1 else 0]:
+    if input.ndim == 0 or other.ndim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {input.ndim}D and {other.ndim}D")
+    if input.shape[-1] != other.shape[-2 if other.ndim > 1 else 0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shp(input)} and {_shp(other)})")
-    name = {(2, 2): "MmBackward0", (1, 1): "DotBackward0", (2, 1): "MvBackward0"}.get((input.dim(), other.dim()), "UnsafeViewBackward0")
+    name = {(2, 2): "MmBackward0", (1, 1): "DotBackward0", (2, 1): "MvBackward0"}.get((input.ndim, other.ndim), "UnsafeViewBackward0")
     return _mm(input, other, name)
 
 
@@ -37,19 +38,19 @@ def _shp(t):
 
 @op("mm")
 def mm(input, mat2, *, out=None):
-    if input.dim() != 2 or mat2.dim() != 2:
-        raise RuntimeError("self must be a matrix" if input.dim() != 2 else "mat2 must be a matrix")
+    if input.ndim != 2 or mat2.ndim != 2:
+        raise RuntimeError("self must be a matrix" if input.ndim != 2 else "mat2 must be a matrix")
     if input.shape[1] != mat2.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shp(input)} and {_shp(mat2)})")
-    if input._value.dtype != mat2._value.dtype:
+    if buf_of(input).dtype != buf_of(mat2).dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {input.dtype} != {mat2.dtype}")
     return _mm(input, mat2, "MmBackward0")
 
 
 @op("bmm")
 def bmm(input, mat2, *, out=None):
-    if input.dim() != 3 or mat2.dim() != 3:
-        raise RuntimeError("batch1 must be a 3D tensor" if input.dim() != 3 else "batch2 must be a 3D tensor")
+    if input.ndim != 3 or mat2.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor" if input.ndim != 3 else "batch2 must be a 3D tensor")
     if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{input.shape[0]}, "
                            f"{input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
@@ -58,8 +59,8 @@ def bmm(input, mat2, *, out=None):
 
 @op("mv")
 def mv(input, vec, *, out=None):
-    if input.dim() != 2 or vec.dim() != 1:
-        raise RuntimeError("vector + matrix @ vector expected, got " + f"{input.dim()}, {vec.dim()}")
+    if input.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError("vector + matrix @ vector expected, got " + f"{input.ndim}, {vec.ndim}")
     if input.shape[1] != vec.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({input.shape[0]}), mat ({_shp(input)}), vec ({vec.shape[0]})")
     return _mm(input, vec, "MvBackward0")
@@ -67,12 +68,12 @@ def mv(input, vec, *, out=None):
 
 @op("dot", "inner")
 def dot(input, other, *, out=None):
-    if input.dim() != 1 or other.dim() != 1:
-        raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D tensors")
+    if input.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input.shape[0] != other.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] "
                            "to have the same number of elements, but got different.")
-    if input._value.dtype != other._value.dtype:
+    if buf_of(input).dtype != buf_of(other).dtype:
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {input.dtype.name.title()} "
                            f"and {other.dtype.name.title()}")
     return _mm(input, other, "DotBackward0")
@@ -113,14 +114,14 @@ def cross(input, other, dim=None):
     """Cross product along ``dim`` (default: the first dimension of size 3)."""
     if input.shape != other.shape:
         (input, other), _ = promote(input, other)
-        shape = np.broadcast_shapes(input._value.shape, other._value.shape)
+        shape = np.broadcast_shapes(buf_of(input).shape, buf_of(other).shape)
         input, other = input.expand(shape), other.expand(shape)
     if dim is None:
         dims = [i for i, n in enumerate(input.shape) if n == 3]
         if not dims:
             raise RuntimeError("no dimension of size 3 in input")
         dim = dims[0]
-    d = _dim(dim, input.dim())
+    d = _dim(dim, input.ndim)
     if input.shape[d] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {d} must have length 3. Got {input.shape[d]} and {other.shape[d]}")
     a = [input.select(d, i) for i in range(3)]
@@ -139,7 +140,7 @@ def _diag_index(shape, offset):
 
 @op("diagonal")
 def diagonal(input, offset=0, dim1=0, dim2=1):
-    x = input.movedim((_dim(dim1, input.dim()), _dim(dim2, input.dim())), (-2, -1))
+    x = input.movedim((_dim(dim1, input.ndim), _dim(dim2, input.ndim)), (-2, -1))
     r, c = _diag_index(tuple(x.shape[-2:]), offset)
     template, arrays = parse_index((Ellipsis, wrap(like(r, x._value)), wrap(like(c, x._value))), x.dim())
     return name_grad(apply(getitem_p, x, *arrays, template=template), "DiagonalBackward0")
@@ -152,16 +153,16 @@ def diag(input, diagonal=0):  # noqa: F811  (PyTorch's argument name shadows the
 
 def _diag(input, offset):
     diagonal = offset
-    if input.dim() == 1:
+    if input.ndim == 1:
         n = input.shape[0] + abs(diagonal)
         r, c = _diag_index((n, n), diagonal)
         from ..primitives.index import scatter_set_p  # noqa: PLC0415
 
         template, arrays = parse_index((wrap(like(r, input._value)), wrap(like(c, input._value))), 2)
-        z = wrap(xp_of(input._value).zeros((n, n), input._value.dtype))
+        z = wrap(xp_of(input._value).zeros((n, n), buf_of(input).dtype))
         return name_grad(apply(scatter_set_p, z, input, *arrays, template=template), "DiagEmbedBackward0")
-    if input.dim() != 2:
-        raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{input.dim()}D")
+    if input.ndim != 2:
+        raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{input.ndim}D")
     return FUNCS["diagonal"](input, offset)
 
 
@@ -173,18 +174,18 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
 
 @op("trace")
 def trace(input):
-    if input.dim() != 2:
-        raise RuntimeError("trace: expected a matrix, but got tensor with dim " + str(input.dim()))
+    if input.ndim != 2:
+        raise RuntimeError("trace: expected a matrix, but got tensor with dim " + str(input.ndim))
     return name_grad(FUNCS["sum"](diagonal(input)), "TraceBackward0")
 
 
 def _tri(upper):
     def f(input, diagonal=0):
-        if input.dim() < 2:
+        if input.ndim < 2:
             raise RuntimeError(f"{'triu' if upper else 'tril'}: input tensor must have at least 2 dimensions")
         n, m = input.shape[-2:]
         mask = np.triu(np.ones((n, m), bool), diagonal) if upper else np.tril(np.ones((n, m), bool), diagonal)
-        r = FUNCS["where"](wrap(like(mask, input._value)), input, wrap(xp_of(input._value).zeros((), input._value.dtype)))
+        r = FUNCS["where"](wrap(like(mask, input._value)), input, wrap(xp_of(input._value).zeros((), buf_of(input).dtype)))
         return name_grad(r, "TriuBackward0" if upper else "TrilBackward0")
     return f
 
@@ -195,10 +196,10 @@ op("tril")(_tri(False))
 
 @op("kron")
 def kron(input, other):
-    a = input.reshape(input.shape[0], 1, input.shape[1], 1) if input.dim() == 2 else input.reshape(-1, 1)
-    b = other.reshape(1, other.shape[0], 1, other.shape[1]) if other.dim() == 2 else other.reshape(1, -1)
+    a = input.reshape(input.shape[0], 1, input.shape[1], 1) if input.ndim == 2 else input.reshape(-1, 1)
+    b = other.reshape(1, other.shape[0], 1, other.shape[1]) if other.ndim == 2 else other.reshape(1, -1)
     r = FUNCS["mul"](a, b)
-    return r.reshape(input.shape[0] * other.shape[0], -1) if input.dim() == 2 else r.reshape(-1)
+    return r.reshape(input.shape[0] * other.shape[0], -1) if input.ndim == 2 else r.reshape(-1)
 
 
 @op("einsum", method=False)

@@ -18,6 +18,7 @@ from ..core import REGISTRY
 from ..primitives import reduce as rd
 from ..primitives.index import getitem_p, parse_index
 from . import dtypes
+from .dtypes import buf_of
 from ._dispatch import apply, as_t, cast, float_input, name_grad, norm_dim, op
 from .device import like, xp_of
 from .tensor import Tensor, _dim, wrap
@@ -50,9 +51,9 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None):  # noqa: A001
     x = input
     if dtype is not None:
         x = cast(x, dtypes.as_dtype(dtype).dtype)
-    elif x._value.dtype.kind in "biu":
+    elif buf_of(x).dtype.kind in "biu":
         x = cast(x, np.dtype(np.int64))
-    axes = _axes(dim, x._value.ndim) if not (isinstance(dim, (list, tuple)) and len(dim) == 0) else tuple(range(x._value.ndim))
+    axes = _axes(dim, buf_of(x).ndim) if not (isinstance(dim, (list, tuple)) and len(dim) == 0) else tuple(range(buf_of(x).ndim))
     r = apply(rd.reduce_sum_p, x, axes=axes, keepdims=bool(keepdim))
     return name_grad(r, "SumBackward0" if dim is None else "SumBackward1")
 
@@ -63,12 +64,12 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None):
     x = input
     if dtype is not None:
         x = cast(x, dtypes.as_dtype(dtype).dtype)
-    if x._value.dtype.kind not in "fc":
+    if buf_of(x).dtype.kind not in "fc":
         raise RuntimeError(
             f"mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
             f"dtype. Got: {x.dtype.name.title()}")
-    axes = _axes(dim, x._value.ndim)
-    n = int(np.prod([x._value.shape[a] for a in axes], dtype=np.int64)) if x._value.ndim else 1
+    axes = _axes(dim, buf_of(x).ndim)
+    n = int(np.prod([buf_of(x).shape[a] for a in axes], dtype=np.int64)) if buf_of(x).ndim else 1
     s = apply(rd.reduce_sum_p, x, axes=axes, keepdims=bool(keepdim))
     from .ops_elementwise import div  # noqa: PLC0415
 
@@ -78,9 +79,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None):
 @op("prod")
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     x = input if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
-    if x._value.dtype.kind in "biu" and dtype is None:
+    if buf_of(x).dtype.kind in "biu" and dtype is None:
         x = cast(x, np.dtype(np.int64))
-    axes = _axes(dim, x._value.ndim)
+    axes = _axes(dim, buf_of(x).ndim)
     r = apply(REGISTRY["reduce_prod"], x, axes=axes, keepdims=bool(keepdim) and dim is not None)
     return name_grad(r, "ProdBackward0" if dim is None else "ProdBackward1")
 
@@ -89,16 +90,16 @@ def _take(x, idx, d):
     """x's values at integer positions ``idx`` along dim d (gathered: differentiable)."""
     grids = [like(g, idx) for g in np.indices(idx.shape, sparse=True)]
     grids[d] = idx
-    template, arrays = parse_index(tuple(wrap(g) for g in grids), x._value.ndim)
+    template, arrays = parse_index(tuple(wrap(g) for g in grids), buf_of(x).ndim)
     return apply(getitem_p, x, *arrays, template=template)
 
 
 def _select_reduce(name, x, dim, keepdim, pick):
     """(values, indices) of a selection along ``dim``; pick(buf, d) -> index array with keepdims."""
-    if x._value.ndim == 0:
+    if buf_of(x).ndim == 0:
         return _vi(name)(x, wrap(xp_of(x._value).zeros((), np.int64)))
-    d = _dim(dim, x._value.ndim)
-    if x._value.shape[d] == 0:
+    d = _dim(dim, buf_of(x).ndim)
+    if buf_of(x).shape[d] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     idx = pick(x._value, d).astype(np.int64)
     vals = _take(x, idx, d)
@@ -117,10 +118,10 @@ def _extreme(kind):
 
             return (maximum if kind == "max" else minimum)(input, dim)
         if dim is None:
-            if input._value.size == 0:
+            if buf_of(input).size == 0:
                 raise RuntimeError(f"{kind}(): Expected reduction dim to be specified for input.numel() == 0. "
                                    "Specify the reduction dim with the 'dim' argument.")
-            return name_grad(apply(prim, input, axes=tuple(range(input._value.ndim)), keepdims=False),
+            return name_grad(apply(prim, input, axes=tuple(range(buf_of(input).ndim)), keepdims=False),
                              kind.title() + "Backward1")
 
         def pick(buf, d):
@@ -137,8 +138,8 @@ def _extreme(kind):
 
 max = op("max")(_extreme("max"))  # noqa: A001
 min = op("min")(_extreme("min"))  # noqa: A001
-op("amax")(lambda input, dim=(), keepdim=False: apply(rd.reduce_max_p, input, axes=_axes(dim if dim != () else None, input.dim()), keepdims=keepdim))
-op("amin")(lambda input, dim=(), keepdim=False: apply(rd.reduce_min_p, input, axes=_axes(dim if dim != () else None, input.dim()), keepdims=keepdim))
+op("amax")(lambda input, dim=(), keepdim=False: apply(rd.reduce_max_p, input, axes=_axes(dim if dim != () else None, input.ndim), keepdims=keepdim))
+op("amin")(lambda input, dim=(), keepdim=False: apply(rd.reduce_min_p, input, axes=_axes(dim if dim != () else None, input.ndim), keepdims=keepdim))
 
 
 def _arg_extreme(name):
@@ -170,9 +171,9 @@ def _sorted_idx(buf, d, descending=False, stable=True):
 
 @op("sort")
 def sort(input, dim=-1, descending=False, stable=False):
-    if input._value.ndim == 0:
+    if buf_of(input).ndim == 0:
         return _vi("sort")(input, wrap(xp_of(input._value).zeros((), np.int64)))
-    d = _dim(dim, input._value.ndim)
+    d = _dim(dim, buf_of(input).ndim)
     idx = _sorted_idx(input._value, d, descending)
     return _vi("sort")(name_grad(_take(input, idx, d), "SortBackward0"), wrap(idx.astype(np.int64)))
 
@@ -184,8 +185,8 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 @op("topk")
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
-    d = _dim(dim, input._value.ndim)
-    if k > (input._value.shape[d] if input._value.ndim else 1):
+    d = _dim(dim, buf_of(input).ndim)
+    if k > (buf_of(input).shape[d] if buf_of(input).ndim else 1):
         raise RuntimeError("selected index k out of range")
     idx = _sorted_idx(input._value, d, descending=largest)
     idx = idx[(slice(None),) * d + (slice(0, k),)]
@@ -206,9 +207,9 @@ def median(input, dim=None, keepdim=False):
     """The lower of the two middle values for an even count (PyTorch)."""
     if dim is None:
         flat = input.reshape(-1)
-        n = flat._value.size
+        n = buf_of(flat).size
         if n == 0:
-            return wrap(xp_of(input._value).full((), np.nan, input._value.dtype))
+            return wrap(xp_of(input._value).full((), np.nan, buf_of(input).dtype))
         r = _select_reduce("median", flat, 0, False,
                            lambda b, d: _take_pos(xp_of(b).argsort(b, kind="stable"), (n - 1) // 2, 0)).values
         return name_grad(r, "MedianBackward0")
@@ -242,8 +243,8 @@ def _var(input, dim, correction, keepdim):
     from .ops_elementwise import div, mul, sub  # noqa: PLC0415
 
     x = float_input(input)
-    axes = _axes(dim, x._value.ndim)
-    n = int(np.prod([x._value.shape[a] for a in axes], dtype=np.int64)) if x._value.ndim else 1
+    axes = _axes(dim, buf_of(x).ndim)
+    n = int(np.prod([buf_of(x).shape[a] for a in axes], dtype=np.int64)) if buf_of(x).ndim else 1
     m = div(apply(rd.reduce_sum_p, x, axes=axes, keepdims=True), float(n) if n else float("nan"))
     dev = sub(x, m)
     ss = apply(rd.reduce_sum_p, mul(dev, dev), axes=axes, keepdims=bool(keepdim))
@@ -298,7 +299,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     elif p == 1:
         r = sum(FUNCS["abs"](x), dim, keepdim)
     elif p == 0:
-        r = sum(cast(FUNCS["ne"](x, 0), x._value.dtype), dim, keepdim)
+        r = sum(cast(FUNCS["ne"](x, 0), buf_of(x).dtype), dim, keepdim)
     else:
         r = FUNCS["pow"](sum(FUNCS["pow"](FUNCS["abs"](x), float(p)), dim, keepdim), 1.0 / float(p))
     return name_grad(r, "NormBackward1" if dim is not None else "NormBackward0")
@@ -321,11 +322,11 @@ def dist(input, other, p=2):
 
 def _cumulative(input, dim, dtype, prim_name, grad_name, **params):
     x = input if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
-    if x._value.dtype.kind in "biu" and dtype is None:
+    if buf_of(x).dtype.kind in "biu" and dtype is None:
         x = cast(x, np.dtype(np.int64))
-    if x._value.ndim == 0:
+    if buf_of(x).ndim == 0:
         return x
-    return name_grad(apply(REGISTRY[prim_name], x, axis=_dim(dim, x._value.ndim), **params), grad_name)
+    return name_grad(apply(REGISTRY[prim_name], x, axis=_dim(dim, buf_of(x).ndim), **params), grad_name)
 
 
 @op("cumsum")
@@ -343,10 +344,10 @@ def logsumexp(input, dim, keepdim=False):
     from .ops_elementwise import add, exp, log, sub  # noqa: PLC0415
 
     x = float_input(input)
-    axes = _axes(dim, x._value.ndim)
+    axes = _axes(dim, buf_of(x).ndim)
     xp = xp_of(x._value)
-    m = xp.max(x._value, axis=axes, keepdims=True) if x._value.size else xp.zeros((1,) * x._value.ndim, x._value.dtype)
-    m = wrap(xp.where(xp.isfinite(m), m, 0).astype(x._value.dtype))
+    m = xp.max(x._value, axis=axes, keepdims=True) if buf_of(x).size else xp.zeros((1,) * buf_of(x).ndim, buf_of(x).dtype)
+    m = wrap(xp.where(xp.isfinite(m), m, 0).astype(buf_of(x).dtype))
     s = apply(rd.reduce_sum_p, exp(sub(x, m)), axes=axes, keepdims=True)
     r = add(log(s), m)
     if not keepdim:
@@ -363,7 +364,7 @@ def _logical_reduce(input, dim, keepdim, name):
     b = input._value.astype(bool)
     xp = xp_of(b)
     r = getattr(xp, name)(b) if dim is None else getattr(xp, name)(b, axis=_dim(dim, b.ndim), keepdims=keepdim)
-    return wrap(xp.asarray(r).astype(np.uint8 if input._value.dtype == np.uint8 else np.bool_))
+    return wrap(xp.asarray(r).astype(np.uint8 if buf_of(input).dtype == np.uint8 else np.bool_))
 
 
 @op("any")
@@ -394,7 +395,7 @@ def bincount(input, weights=None, minlength=0):
 @op("histc")
 def histc(input, bins=100, min=0, max=0):  # noqa: A002
     lo, hi = (min, max) if (min, max) != (0, 0) else (float(input._value.min()), float(input._value.max()))
-    return wrap(xp_of(input._value).histogram(input._value, bins, (lo, hi))[0].astype(input._value.dtype))
+    return wrap(xp_of(input._value).histogram(input._value, bins, (lo, hi))[0].astype(buf_of(input).dtype))
 
 
 __all__ = ["sum", "mean", "max", "min", "as_t"]

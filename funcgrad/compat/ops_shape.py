@@ -14,14 +14,15 @@ from ..primitives import shape as sh
 from ..primitives.elementwise import convert_p
 from ..primitives.index import getitem_p
 from . import dtypes
+from .dtypes import buf_of
 from ._dispatch import apply, ints, method, name_grad, norm_dim, op
-from .graph import link_view, record
+from .graph import link_view
 from .device import like, xp_of
-from .tensor import _dim, wrap
+from .tensor import Tensor, _dim, wrap
 
 
 def _view(prim, x, name, **params):
-    r = record(prim, (x,), params, view_of=x)
+    r = apply(prim, x, **params)
     return name_grad(r, name)
 
 
@@ -66,8 +67,8 @@ def view(self, *shape):
 
 @op("reshape")
 def reshape(input, *shape):
-    shape = _resolve(ints(shape), input._value.size)
-    if not _viewable(input._value, shape):
+    shape = _resolve(ints(shape), buf_of(input).size)
+    if not isinstance(input, Tensor) or not _viewable(input._value, shape):  # (a funcgrad tracer: no views)
         return name_grad(apply(sh.reshape_p, input, shape=shape), "ReshapeAlias0")  # a copy
     return _view(sh.reshape_p, input, "ViewBackward0", shape=shape)
 
@@ -84,7 +85,7 @@ def reshape_as(self, other):
 
 @op("squeeze")
 def squeeze(input, dim=None):
-    s = input._value.shape
+    s = buf_of(input).shape
     if dim is None:
         new = tuple(d for d in s if d != 1)
     else:
@@ -96,7 +97,7 @@ def squeeze(input, dim=None):
 
 @op("unsqueeze")
 def unsqueeze(input, dim):
-    s = list(input._value.shape)
+    s = list(buf_of(input).shape)
     d = _dim(dim, len(s) + 1)
     s.insert(d, 1)
     return _view(sh.reshape_p, input, "UnsqueezeBackward0", shape=tuple(s))
@@ -104,7 +105,7 @@ def unsqueeze(input, dim):
 
 @op("flatten")
 def flatten(input, start_dim=0, end_dim=-1):
-    s = input._value.shape
+    s = buf_of(input).shape
     if not s:
         return reshape(input, (1,))
     a, b = _dim(start_dim, len(s)), _dim(end_dim, len(s))
@@ -120,7 +121,7 @@ def ravel(input):
 @op("permute")
 def permute(input, *dims):
     dims = ints(dims)
-    nd = input._value.ndim
+    nd = buf_of(input).ndim
     if len(dims) != nd:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the length "
                            f"of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to len(dims) = {len(dims)}")
@@ -132,7 +133,7 @@ def permute(input, *dims):
 
 @op("transpose", "swapaxes", "swapdims")
 def transpose(input, dim0, dim1):
-    nd = input._value.ndim
+    nd = buf_of(input).ndim
     perm = list(range(nd))
     a, b = _dim(dim0, nd), _dim(dim1, nd)
     perm[a], perm[b] = perm[b], perm[a]
@@ -141,17 +142,17 @@ def transpose(input, dim0, dim1):
 
 @op("t")
 def t(input):
-    nd = input._value.ndim
+    nd = buf_of(input).ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
     if nd < 2:
-        return _view(sh.reshape_p, input, "TBackward0", shape=input._value.shape)
+        return _view(sh.reshape_p, input, "TBackward0", shape=buf_of(input).shape)
     return _view(sh.transpose_p, input, "TBackward0", perm=(1, 0))
 
 
 @op("movedim", "moveaxis")
 def movedim(input, source, destination):
-    nd = input._value.ndim
+    nd = buf_of(input).ndim
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
     src = [_dim(s, nd) for s in src]
@@ -202,9 +203,9 @@ def _getview(x, template, name):
 
 @op("narrow")
 def narrow(input, dim, start, length):
-    nd = input._value.ndim
+    nd = buf_of(input).ndim
     d = _dim(dim, nd)
-    n = input._value.shape[d]
+    n = buf_of(input).shape[d]
     start = int(start)
     if start < 0:
         start += n
@@ -216,9 +217,9 @@ def narrow(input, dim, start, length):
 
 @op("select")
 def select(input, dim, index):
-    nd = input._value.ndim
+    nd = buf_of(input).ndim
     d = _dim(dim, nd)
-    n = input._value.shape[d]
+    n = buf_of(input).shape[d]
     if not -n <= index < n:
         raise IndexError(f"select(): index {index} out of range for tensor of size {list(input.shape)} at dimension {d}")
     return _getview(input, (slice(None),) * d + (int(index) % n,), "SelectBackward0")
@@ -257,7 +258,7 @@ def contiguous(self, memory_format=None):
 @op("clone")
 def clone(input, *, memory_format=None):
     if input.requires_grad:
-        r = apply(convert_p, input, dtype=input._value.dtype)  # a copy (results own their storage)
+        r = apply(convert_p, input, dtype=buf_of(input).dtype)  # a copy (results own their storage)
         if not r._value.flags.c_contiguous:
             r._value = r._value.copy(order="C")
         return name_grad(r, "CloneBackward0")
@@ -270,8 +271,8 @@ def repeat(self, *sizes):
     if len(sizes) < self._value.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
     x = self
-    lead = len(sizes) - x._value.ndim
-    x = reshape(x, (1,) * lead + tuple(x._value.shape))
+    lead = len(sizes) - buf_of(x).ndim
+    x = reshape(x, (1,) * lead + tuple(buf_of(x).shape))
     for d, k in enumerate(sizes):
         if k != 1:
             x = cat([x] * k, d) if k > 0 else narrow(x, d, 0, 0)
@@ -283,14 +284,14 @@ def cat(tensors, dim=0, *, out=None):
     ts = [x for x in tensors]
     if not ts:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    ts = [x for x in ts if not (x._value.ndim == 1 and x._value.shape[0] == 0)] or ts[:1]
-    d = _dim(dim, ts[0]._value.ndim)
+    ts = [x for x in ts if not (buf_of(x).ndim == 1 and buf_of(x).shape[0] == 0)] or ts[:1]
+    d = _dim(dim, buf_of(ts[0]).ndim)
     npd = dtypes.result_np(*ts)
     from ._dispatch import cast  # noqa: PLC0415
 
     ts = [cast(x, npd) for x in ts]
     for x in ts[1:]:
-        if x._value.ndim != ts[0]._value.ndim or any(a != b for i, (a, b) in enumerate(zip(x._value.shape, ts[0]._value.shape)) if i != d):
+        if buf_of(x).ndim != buf_of(ts[0]).ndim or any(a != b for i, (a, b) in enumerate(zip(buf_of(x).shape, buf_of(ts[0]).shape)) if i != d):
             raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
                                f"{list(ts[0].shape)} but got size {list(x.shape)} for a tensor in the list.")
     return name_grad(apply(sh.concatenate_p, *ts, axis=d), "CatBackward0")
@@ -305,7 +306,7 @@ def stack(tensors, dim=0, *, out=None):
         if x.shape != ts[0].shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ts[0].shape)} at entry 0 "
                                f"and {list(x.shape)} at entry {ts.index(x)}")
-    d = _dim(dim, ts[0]._value.ndim + 1)
+    d = _dim(dim, buf_of(ts[0]).ndim + 1)
     return name_grad(cat([unsqueeze(x, d) for x in ts], d), "StackBackward0")
 
 
@@ -346,8 +347,8 @@ def meshgrid(*tensors, indexing=None):
 
 @op("split")
 def split(tensor, split_size_or_sections, dim=0):
-    d = _dim(dim, tensor._value.ndim)
-    n = tensor._value.shape[d]
+    d = _dim(dim, buf_of(tensor).ndim)
+    n = buf_of(tensor).shape[d]
     if isinstance(split_size_or_sections, int):
         k = split_size_or_sections
         sizes = [min(k, n - s) for s in range(0, n, k)] or [0]
@@ -365,15 +366,15 @@ def split(tensor, split_size_or_sections, dim=0):
 
 @op("chunk")
 def chunk(input, chunks, dim=0):
-    n = input._value.shape[_dim(dim, input._value.ndim)]
+    n = buf_of(input).shape[_dim(dim, buf_of(input).ndim)]
     k = -(-n // chunks) if n else 1
     return split(input, k, dim)
 
 
 @op("unbind")
 def unbind(input, dim=0):
-    d = _dim(dim, input._value.ndim)
-    return tuple(select(input, d, i) for i in range(input._value.shape[d]))
+    d = _dim(dim, buf_of(input).ndim)
+    return tuple(select(input, d, i) for i in range(buf_of(input).shape[d]))
 
 
 @op("flip")
@@ -383,9 +384,9 @@ def flip(input, dims):
 
     r = input
     for d in dims:
-        dd = _dim(d, input._value.ndim)
-        idx = (slice(None),) * dd + (wrap(like(np.arange(input._value.shape[dd])[::-1].copy(), input._value)),)
-        template, arrays = parse_index(idx, input._value.ndim)
+        dd = _dim(d, buf_of(input).ndim)
+        idx = (slice(None),) * dd + (wrap(like(np.arange(buf_of(input).shape[dd])[::-1].copy(), input._value)),)
+        template, arrays = parse_index(idx, buf_of(input).ndim)
         r = apply(getitem_p, r, *arrays, template=template)
     return name_grad(r if r is not input else clone(input), "FlipBackward0")
 
@@ -398,12 +399,12 @@ def roll(input, shifts, dims=None):
     dims = [dims] if isinstance(dims, int) else list(dims)
     r = input
     for s, d in zip(shifts, dims):
-        d = _dim(d, input._value.ndim)
-        n = input._value.shape[d]
+        d = _dim(d, buf_of(input).ndim)
+        n = buf_of(input).shape[d]
         idx = (slice(None),) * d + (wrap(like((np.arange(n) - s) % n, input._value)),)
         from ..primitives.index import parse_index  # noqa: PLC0415
 
-        template, arrays = parse_index(idx, input._value.ndim)
+        template, arrays = parse_index(idx, buf_of(input).ndim)
         r = apply(getitem_p, r, *arrays, template=template)
     return name_grad(r, "RollBackward0")
 

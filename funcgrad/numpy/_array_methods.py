@@ -11,6 +11,7 @@ import numpy as np
 
 from ..core import _TRACER_TYPES, Array, Tracer, bind
 from ..primitives import elementwise as _ew
+from ..primitives.creation import full_like
 from ..primitives.index import IndexUpdateHelper, getitem
 from . import _elementwise, _products, _reductions, _shape
 
@@ -34,6 +35,20 @@ def _binop(prim_bind, reflected=False):
                 return NotImplemented
             return bind(prim, self, other)
     return op
+
+
+def _compare_with_none(prim_bind, value_for_none):
+    """``x == None`` / ``x != None``: elementwise False / True of x's shape, as numpy."""
+    prim = prim_bind.args[0]
+
+    def compare(self, other):
+        t = type(other)
+        if t not in _FAST and t not in _TRACER_TYPES and not isinstance(other, _OTHER_OK):
+            if other is None:
+                return full_like(self, value_for_none, dtype=np.bool_)
+            return NotImplemented
+        return bind(prim, self, other)
+    return compare
 
 
 def _unop(prim_bind):
@@ -82,7 +97,7 @@ _METHODS = {
     "__pow__": _binop(_ew.power), "__rpow__": _binop(_ew.power, True),
     "__lt__": _binop(_ew.less), "__le__": _binop(_ew.less_equal),
     "__gt__": _binop(_ew.greater), "__ge__": _binop(_ew.greater_equal),
-    "__eq__": _binop(_ew.equal), "__ne__": _binop(_ew.not_equal),
+    "__eq__": _compare_with_none(_ew.equal, False), "__ne__": _compare_with_none(_ew.not_equal, True),
     "__and__": _binop(_ew.bitwise_and), "__rand__": _binop(_ew.bitwise_and, True),
     "__or__": _binop(_ew.bitwise_or), "__ror__": _binop(_ew.bitwise_or, True),
     "__xor__": _binop(_ew.bitwise_xor), "__rxor__": _binop(_ew.bitwise_xor, True),
@@ -96,8 +111,8 @@ _METHODS = {
     "astype": lambda self, dtype, copy=True: _elementwise.astype(self, dtype),
     "reshape": _reshape,
     "transpose": _transpose,
-    "ravel": lambda self, order="C": _shape.ravel(self),
-    "flatten": lambda self, order="C": _shape.ravel(self),
+    "ravel": lambda self, order="C": _shape.ravel(self, order),
+    "flatten": lambda self, order="C": _shape.ravel(self, order),
     "squeeze": lambda self, axis=None: _shape.squeeze(self, axis),
     "swapaxes": lambda self, axis1, axis2: _shape.swapaxes(self, axis1, axis2),
     "sum": lambda self, axis=None, dtype=None, out=None, keepdims=False, **kw: _reductions.sum(self, axis, dtype, out, keepdims, **kw),

@@ -16,6 +16,7 @@ from .. import backend
 from ..core import Array, Tracer
 from ..primitives import creation as _cp
 from ._util import as_array
+from ._validate import fill_scalar, order_code, shape_tuple
 
 __all__ = [
     "array", "asarray", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
@@ -56,36 +57,30 @@ def array(object, dtype=None, *, copy=True, order="K", ndmin=0, device=None):
     return out
 
 
-def _shape_tuple(shape):
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
-    shape = tuple(int(d) for d in shape)
-    if any(d < 0 for d in shape):
-        raise ValueError(f"negative dimensions are not allowed: {shape}")
-    return shape
-
-
-def _create(fn_name, shape, dtype, device, *args):
+def _create(fn_name, shape, dtype, device, *args, order="C", fname=None):
+    fname = fname or fn_name
+    order_code(order, fname, "CF")
+    shape = shape_tuple(shape, fname)
     dev = backend.get_device(device)
     be = backend.get_backend(dev)
     dtype = np.dtype(float if dtype is None else dtype)
     if be.kind == "cuda":
         with be.xp.cuda.Device(dev.index):
-            return Array._from_buffer(getattr(be.xp, fn_name)(_shape_tuple(shape), *args, dtype=dtype))
-    return Array._from_buffer(getattr(be.xp, fn_name)(_shape_tuple(shape), *args, dtype=dtype))
+            return Array._from_buffer(getattr(be.xp, fn_name)(shape, *args, dtype=dtype))
+    return Array._from_buffer(getattr(be.xp, fn_name)(shape, *args, dtype=dtype))
 
 
 def zeros(shape, dtype=None, order="C", *, device=None):
-    return _create("zeros", shape, dtype, device)
+    return _create("zeros", shape, dtype, device, order=order)
 
 
 def ones(shape, dtype=None, order="C", *, device=None):
-    return _create("ones", shape, dtype, device)
+    return _create("ones", shape, dtype, device, order=order)
 
 
 def empty(shape, dtype=None, order="C", *, device=None):
     """Like zeros: funcgrad never hands out uninitialised memory."""
-    return _create("zeros", shape, dtype, device)
+    return _create("zeros", shape, dtype, device, order=order, fname="empty")
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None):
@@ -94,10 +89,11 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None):
         from ._shape import broadcast_to  # noqa: PLC0415
 
         v = asarray(fill_value, dtype=dtype)
-        return broadcast_to(v, _shape_tuple(shape))
+        return broadcast_to(v, shape_tuple(shape, "full"))
+    fill_scalar(fill_value, "full")
     if dtype is None:
         dtype = np.result_type(fill_value)
-    return _create("full", shape, dtype, device, _host_scalar(fill_value))
+    return _create("full", shape, dtype, device, _host_scalar(fill_value), order=order)
 
 
 def _is_array_fill(v):
@@ -111,21 +107,22 @@ def _host_scalar(v):
     return v
 
 
-def _like(fn, a, fill, dtype, shape):
+def _like(fname, a, fill, dtype, shape, order):
+    order_code(order, fname)
     a = as_array(a)
-    return fn(a, fill, shape=None if shape is None else _shape_tuple(shape), dtype=dtype)
+    return _cp.full_like(a, fill, shape=None if shape is None else shape_tuple(shape, fname), dtype=dtype)
 
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    return _like(_cp.full_like, a, 0, dtype, shape)
+    return _like("zeros_like", a, 0, dtype, shape, order)
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    return _like(_cp.full_like, a, 1, dtype, shape)
+    return _like("ones_like", a, 1, dtype, shape, order)
 
 
 def empty_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    return _like(_cp.full_like, a, 0, dtype, shape)
+    return _like("empty_like", a, 0, dtype, shape, order)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
@@ -133,7 +130,7 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
     if _is_array_fill(fill_value):
         a = as_array(a)
         return full(a.shape if shape is None else shape, fill_value, a.dtype if dtype is None else dtype)
-    return _like(_cp.full_like, a, _host_scalar(fill_value), dtype, shape)
+    return _like("full_like", a, _host_scalar(fill_scalar(fill_value, "full_like")), dtype, shape, order)
 
 
 def arange(start, stop=None, step=None, dtype=None, *, device=None):

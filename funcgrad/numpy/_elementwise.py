@@ -7,6 +7,7 @@ import numpy as np
 from ..primitives import elementwise as _ew
 from ..transforms.api import stop_gradient
 from ._util import dtype_of, no_out, operand
+from ._validate import python_int
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "true_divide", "negative", "positive", "power",
@@ -22,6 +23,8 @@ def _unary(prim_fn, name):
     def f(x, /, out=None):
         if out is not None:
             no_out(out, name)
+        if type(x) is int:
+            python_int(x, name)
         return prim_fn(x)  # bind itself turns lists and other array-likes into arrays
 
     f.__name__ = f.__qualname__ = name
@@ -33,6 +36,9 @@ def _binary(prim_fn, name):
     def f(x1, x2, /, out=None):
         if out is not None:
             no_out(out, name)
+        if type(x1) is int and type(x2) is int:  # one array operand: numpy's own OverflowError
+            python_int(x1, name, "x1")
+            python_int(x2, name, "x2")
         return prim_fn(x1, x2)
 
     f.__name__ = f.__qualname__ = name

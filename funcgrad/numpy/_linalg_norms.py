@@ -49,7 +49,7 @@ def _vector_norm(x, ord, axis, keepdims):
     if ord == -np.inf:
         return _min(_abs(x), axis=axis, keepdims=keepdims)
     if ord == 0:
-        return _sum(astype(not_equal(x, 0), x.dtype), axis=axis, keepdims=keepdims)
+        return _sum(astype(not_equal(x, 0), np.empty(0, x.dtype).real.dtype), axis=axis, keepdims=keepdims)
     if ord == 1:
         return _sum(_abs(x), axis=axis, keepdims=keepdims)
     try:
@@ -61,8 +61,6 @@ def _vector_norm(x, ord, axis, keepdims):
 
 def _matrix_norm(x, ord, row, col, keepdims):
     if ord in (2, -2, "nuc"):
-        if np.dtype(x.dtype).kind == "c":
-            raise TypeError(f"norm: ord={ord!r} of complex matrices is not supported (dtype {x.dtype})")
         s = _dp.svd(moveaxis(x, (row, col), (-2, -1)), compute_uv=False)[0]
         ret = _max(s, axis=-1) if ord == 2 else _min(s, axis=-1) if ord == -2 else _sum(s, axis=-1)
     elif ord in (1, -1):

@@ -10,6 +10,7 @@ from ..primitives import exp_log as _el
 from ..primitives import rounding as _rd
 from ..primitives import trig as _tr
 from ._elementwise import _binary, _unary, astype, maximum, minimum
+from ._validate import integer
 from ._util import as_array, dtype_of, no_out, operand
 
 __all__ = [
@@ -78,7 +79,7 @@ def fix(x, /, out=None):
 def round(a, decimals=0, out=None):  # noqa: A001
     """numpy.round: half to even at ``decimals`` places (derivative 0)."""
     no_out(out, "round")
-    return _rd.round(operand(a), decimals)
+    return _rd.round(operand(a), integer(decimals, "decimals", "round"))
 
 
 around = round

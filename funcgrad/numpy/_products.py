@@ -54,7 +54,7 @@ def vdot(a, b, /):
     if a.shape != b.shape:
         raise ValueError(f"vdot: vectors have different lengths: {a.shape[0]} and {b.shape[0]}")
     if np.dtype(a.dtype).kind == "c":
-        from ._math import conj  # noqa: PLC0415
+        from ._complex import conj  # noqa: PLC0415
 
         a = conj(a)
     return _matmul(a, b)

@@ -32,8 +32,13 @@ def _accumulating(name, prim_fn, ufunc, identity, a, axis, dtype, out, keepdims,
         a = _where(where, a, identity)
     if dtype is not None:
         a = astype(a, dtype)
-    axes = normalize_axes(axis, a.ndim)
-    res = prim_fn(a, axes, keepdims) if axes or keepdims else _accumulate_dtype(a, ufunc)
+    axes = normalize_axes(axis, a.ndim, name, ufunc_reduce=True)
+    if axes or keepdims:
+        res = prim_fn(a, axes, keepdims)
+        if dtype is not None and res.dtype != a.dtype:  # dtype= is the accumulator: no int64 widening
+            res = astype(res, a.dtype)
+    else:
+        res = a if dtype is not None else _accumulate_dtype(a, ufunc)
     if initial is not None:
         res = (add if ufunc is np.add else multiply)(res, initial)
     return res
@@ -56,7 +61,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     a = as_array(a)
     if dtype is None and np.dtype(a.dtype).kind in "iub":
         dtype = np.float64
-    axes = normalize_axes(axis, a.ndim)
+    axes = normalize_axes(axis, a.ndim, "mean", lists=False)
     if where is not None:
         from ._elementwise import where as _where  # noqa: PLC0415
 
@@ -73,7 +78,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
 def _extremum(name, prim_fn, combine, a, axis, out, keepdims, initial, where):
     no_out(out, name)
     a = as_array(a)
-    axes = normalize_axes(axis, a.ndim)
+    axes = normalize_axes(axis, a.ndim, name, ufunc_reduce=True)
     if where is not _NO_VALUE and where is not None:
         if initial is _NO_VALUE:
             raise ValueError(
@@ -110,8 +115,10 @@ amax, amin = max, min
 def _arg(name, prim_fn, a, axis, out, keepdims):
     no_out(out, name)
     a = as_array(a)
+    if a.ndim == 0 and type(axis) is int and axis in (0, -1):  # numpy's 0-d quirk
+        axis = None
     if axis is not None:
-        axis = normalize_axis(axis, a.ndim)
+        axis = normalize_axis(axis, a.ndim, fname=name)
     if a.size == 0 and (axis is None or a.shape[axis] == 0):
         raise ValueError(f"attempt to get {name} of an empty sequence")
     return prim_fn(a, axis, keepdims)
@@ -144,7 +151,8 @@ def _cumulative(name, prim_fn, a, axis, dtype, out):
         a, axis = ravel(a), 0 if axis is None else axis
     if dtype is not None:
         a = astype(a, dtype)
-    return prim_fn(a, normalize_axis(axis, a.ndim))
+    res = prim_fn(a, normalize_axis(axis, a.ndim, fname=name))
+    return res if dtype is None or res.dtype == a.dtype else astype(res, a.dtype)  # no int64 accumulator
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -190,7 +198,7 @@ def _logical(name, prim_fn, a, axis, out, keepdims, where):
         from ._elementwise import where as _where  # noqa: PLC0415
 
         a = _where(where, a, name == "all")
-    axes = normalize_axes(axis, a.ndim)
+    axes = normalize_axes(axis, a.ndim, name, ufunc_reduce=True)
     return prim_fn(a, axes, keepdims)
 
 
@@ -209,5 +217,5 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     from ..primitives.elementwise import not_equal  # noqa: PLC0415
 
     a = as_array(a)
-    axes = normalize_axes(axis, a.ndim)
+    axes = normalize_axes(axis, a.ndim, "count_nonzero", ufunc_reduce=True)
     return reduce_sum(not_equal(a, 0), axes, keepdims)

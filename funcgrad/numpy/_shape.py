@@ -7,6 +7,7 @@ import numpy as np
 
 from ..primitives import shape as _sp
 from ._util import as_array, normalize_axis, normalize_axes
+from ._validate import integer, order_code, shape_tuple
 
 __all__ = [
     "reshape", "transpose", "swapaxes", "moveaxis", "expand_dims", "squeeze", "broadcast_to",
@@ -15,16 +16,12 @@ __all__ = [
 
 
 def _resolve_shape(newshape, size, old_shape):
-    if isinstance(newshape, (int, np.integer)):
-        newshape = (int(newshape),)
-    newshape = [int(d) for d in newshape]
-    unknown = [i for i, d in enumerate(newshape) if d == -1]
+    newshape = list(shape_tuple(newshape, "reshape", allow_unknown=True))
+    unknown = [i for i, d in enumerate(newshape) if d < 0]  # numpy: any negative size is the unknown one
     if len(unknown) > 1:
         raise ValueError("can only specify one unknown dimension")
-    if any(d < -1 for d in newshape):
-        raise ValueError(f"negative dimensions not allowed in shape {tuple(newshape)}")
     if unknown:
-        known = int(np.prod([d for d in newshape if d != -1], dtype=np.int64))
+        known = int(np.prod([d for d in newshape if d >= 0], dtype=np.int64))
         if known == 0 or size % known:
             raise ValueError(f"cannot reshape array of size {size} into shape {tuple(newshape)}")
         newshape[unknown[0]] = size // known
@@ -34,12 +31,17 @@ def _resolve_shape(newshape, size, old_shape):
 
 
 def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
+    """numpy.reshape.  order='F' reads and writes the elements in Fortran order; 'A' reads in C
+    order (funcgrad arrays have no memory layout of their own: every array is C-ordered)."""
     if shape is None:
         shape = newshape
-    if order != "C":
-        raise NotImplementedError("funcgrad.numpy.reshape supports order='C' only")
+    fortran = order_code(order, "reshape", "CFA") == "F"
     a = as_array(a)
+    if shape is None:  # numpy: the same shape
+        shape = a.shape
     shape = _resolve_shape(shape, a.size, a.shape)
+    if fortran and (a.ndim > 1 or len(shape) > 1):
+        return transpose(_sp.reshape(transpose(a), shape[::-1]))
     return a if shape == tuple(a.shape) else _sp.reshape(a, shape)
 
 
@@ -84,7 +86,8 @@ def expand_dims(a, axis):
     a = as_array(a)
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     n = a.ndim + len(axes)
-    axes = normalize_axes(axes, n)
+    axes = normalize_axes([int(x) if isinstance(x, (bool, np.bool_)) else x for x in axes], n,  # numpy takes
+                          "expand_dims")  # a bool axis as an int here
     shape = iter(a.shape)
     return reshape(a, tuple(1 if i in axes else next(shape) for i in range(n)))
 
@@ -94,7 +97,7 @@ def squeeze(a, axis=None):
     if axis is None:
         axes = tuple(i for i, d in enumerate(a.shape) if d == 1)
     else:
-        axes = normalize_axes(axis, a.ndim)
+        axes = normalize_axes(axis, a.ndim, "squeeze", ufunc_reduce=True)
         for ax in axes:
             if a.shape[ax] != 1:
                 raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
@@ -120,8 +123,11 @@ def broadcast_shapes(*shapes):
 
 
 def ravel(a, order="C"):
+    """numpy.ravel (also Array.ravel and Array.flatten).  order='F' flattens in Fortran order;
+    'A' and 'K' in C order (every funcgrad array is C-ordered)."""
+    fortran = order_code(order, "ravel") == "F"
     a = as_array(a)
-    return reshape(a, (a.size,))
+    return reshape(transpose(a) if fortran else a, (a.size,))
 
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None):
@@ -133,6 +139,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None):
         raise ValueError("need at least one array to concatenate")
     if axis is None:
         arrays, axis = [ravel(x) for x in arrays], 0
+    integer(axis, "axis", "concatenate", allow_bool=False)
     nd = arrays[0].ndim
     if nd == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")

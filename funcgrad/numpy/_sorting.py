@@ -17,6 +17,7 @@ from ..core import Array
 from ..primitives import sort as _sp
 from ._indexing import _concrete, take, take_along_axis
 from ._shape import ravel
+from ._validate import integer
 from ._util import as_array, normalize_axis
 
 __all__ = ["sort", "argsort", "searchsorted", "unique", "unique_values", "unique_counts",
@@ -37,14 +38,13 @@ def _prepare(a, axis, order, fname):
     a = as_array(a)
     if axis is None:
         return ravel(a), 0
-    if a.ndim == 0:
-        raise np.exceptions.AxisError(axis, 0)
-    return a, normalize_axis(axis, a.ndim)
+    return a, normalize_axis(axis, a.ndim, fname=fname)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """numpy.argsort (integer result, no derivative); ``descending`` as the array API (stable)."""
     if as_array(a).ndim == 0 and axis is not None:  # numpy: a 0-d array argsorts to [0]
+        integer(axis, "axis", "argsort", allow_bool=False)
         return as_array(np.zeros(1, np.intp))
     a, axis = _prepare(a, axis, order, "argsort")
     return _sp.argsort(a, axis, _stable(kind, stable), descending)

@@ -51,7 +51,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     no_out(out, "var")
     ddof = _ddof(ddof, correction)
     a = _float_input(as_array(a), dtype)
-    axes = normalize_axes(axis, a.ndim)
+    axes = normalize_axes(axis, a.ndim, lists=False)
     if where is not None:
         w = broadcast_to(astype(_ew.not_equal(as_array(where), 0), a.dtype), a.shape)
         n = reduce_sum(w, axes, True)
@@ -83,7 +83,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
                             correction=correction))
     ddof = _ddof(ddof, correction)
     a = _float_input(as_array(a), dtype)
-    axes = normalize_axes(axis, a.ndim)
+    axes = normalize_axes(axis, a.ndim, lists=False)
     return _rs.reduce_std(a, axes, ddof, keepdims)
 
 

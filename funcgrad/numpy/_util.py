@@ -6,7 +6,7 @@ import numpy as np
 
 from ..core import Array, Tracer, asarray as _core_asarray
 
-AxisError = np.exceptions.AxisError
+from ._validate import AxisError, axes_tuple, axis_index  # noqa: F401  (AxisError re-exported)
 
 
 def as_array(x):
@@ -23,26 +23,14 @@ def operand(x):
     return _core_asarray(x)
 
 
-def normalize_axis(axis, ndim, argname="axis"):
-    try:
-        a = int(axis)
-    except TypeError:
-        raise TypeError(f"{argname} must be an integer, got {type(axis).__name__}") from None
-    if not -ndim <= a < ndim:
-        raise AxisError(a, ndim)
-    return a % ndim if ndim else 0
+def normalize_axis(axis, ndim, argname="axis", fname=None):
+    """One axis -> its non-negative index (see _validate.axis_index)."""
+    return axis_index(axis, ndim, fname, argname)
 
 
-def normalize_axes(axis, ndim):
-    """None -> all axes; int or tuple -> sorted tuple of non-negative axes (no repeats)."""
-    if axis is None:
-        return tuple(range(ndim))
-    if isinstance(axis, (tuple, list)):
-        axes = tuple(normalize_axis(a, ndim) for a in axis)
-        if len(set(axes)) != len(axes):
-            raise ValueError(f"duplicate value in 'axis': {axis!r}")
-        return tuple(sorted(axes))
-    return (normalize_axis(axis, ndim),)
+def normalize_axes(axis, ndim, fname=None, *, ufunc_reduce=False, lists=True):
+    """None -> all axes; int or tuple -> sorted tuple of non-negative axes (see _validate.axes_tuple)."""
+    return axes_tuple(axis, ndim, fname, ufunc_reduce=ufunc_reduce, lists=lists)
 
 
 def no_out(out, fname):

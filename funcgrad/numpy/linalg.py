@@ -18,8 +18,8 @@ import numpy as np
 
 from ..primitives import linalg as _lp
 from ..primitives import linalg_decomp as _dp
-from ..transforms.batching import BatchedValueError
-from ..transforms.jit import ConcretizationTypeError
+from ..primitives import linalg_eig as _ep
+from ..core import ConcretizationTypeError
 from ._elementwise import astype, not_equal
 from ._linalg_norms import matrix_norm, norm, vector_norm
 from ._products import matmul
@@ -30,8 +30,8 @@ from ._shape import broadcast_to, expand_dims, moveaxis, reshape, stack
 from ._util import as_array, no_out, normalize_axis
 
 __all__ = [
-    "LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "qr", "svd", "svdvals", "eigh",
-    "eigvalsh", "norm", "vector_norm", "matrix_norm", "pinv", "matrix_power", "lstsq",
+    "LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "qr", "svd", "svdvals", "eig", "eigvals",
+    "eigh", "eigvalsh", "norm", "vector_norm", "matrix_norm", "pinv", "matrix_power", "lstsq",
     "matrix_rank", "cond", "multi_dot", "matmul", "matrix_transpose", "outer", "vecdot", "cross",
     "tensorinv", "tensorsolve",
 ]
@@ -40,18 +40,17 @@ LinAlgError = np.linalg.LinAlgError
 
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
 LstsqResult = namedtuple("LstsqResult", ["x", "residuals", "rank", "singular_values"])
 
 
 def _inexact(a, fname, square=False, min_ndim=2):
-    """a as an Array of a floating dtype (ints and bools -> float64), shape checked."""
+    """a as an Array of a float or complex dtype (ints and bools -> float64), shape checked."""
     a = as_array(a)
     kind = np.dtype(a.dtype).kind
-    if kind == "c":
-        raise TypeError(f"{fname}: complex input (dtype {a.dtype}) is not supported by funcgrad.numpy.linalg")
-    if kind != "f":
+    if kind not in "fc":
         a = astype(a, np.float64)
     if a.ndim < min_ndim:
         raise LinAlgError(f"{fname}: {a.ndim}-dimensional array given (shape {tuple(a.shape)}). "
@@ -79,8 +78,8 @@ def solve(a, b):
     """numpy.linalg.solve: b is a vector (..., M) only if 1-d, else (..., M, K); batches broadcast."""
     a = _inexact(a, "solve", square=True)
     b = as_array(b)
-    if np.dtype(b.dtype).kind not in "f":
-        b = astype(b, np.result_type(a.dtype, np.float64) if np.dtype(b.dtype).kind != "c" else b.dtype)
+    if np.dtype(b.dtype).kind not in "fc":
+        b = astype(b, np.result_type(a.dtype, np.float64))
     n = a.shape[-1]
     if b.ndim == 0:
         raise ValueError(f"solve: b must be at least 1-dimensional, got a 0-d array (a has shape {tuple(a.shape)})")
@@ -106,17 +105,18 @@ def det(a):
 
 
 def slogdet(a):
-    """numpy.linalg.slogdet -> (sign, logabsdet); the sign has zero derivative."""
+    """numpy.linalg.slogdet -> (sign, logabsdet); a real sign has zero derivative (a complex one
+    moves with the phase of det)."""
     return SlogdetResult(*_lp.slogdet(_inexact(a, "slogdet", square=True)))
 
 
 def cholesky(a, /, *, upper=False):
-    """numpy.linalg.cholesky (lower factor; upper=True gives its transpose).
+    """numpy.linalg.cholesky (lower factor; upper=True gives its conjugate transpose).
 
-    Derivatives treat ``a`` as symmetric (that of cholesky((a + a.T) / 2)).
+    Derivatives treat ``a`` as symmetric (Hermitian): that of cholesky((a + a^H) / 2).
     """
     low = _lp.cholesky(_inexact(a, "cholesky", square=True))
-    return _lp.T(low) if upper else low
+    return _lp.H(low) if upper else low
 
 
 _NO_VALUE = object()
@@ -175,7 +175,7 @@ def lstsq(a, b, rcond=None):
         raise LinAlgError(f"lstsq: {a.ndim}-dimensional array given (shape {tuple(a.shape)}). "
                           "Array must be two-dimensional")
     b = as_array(b)
-    if np.dtype(b.dtype).kind != "f":
+    if np.dtype(b.dtype).kind not in "fc":
         b = astype(b, np.float64)
     m, n = a.shape
     if b.ndim not in (1, 2) or b.shape[0] != m:
@@ -188,11 +188,13 @@ def lstsq(a, b, rcond=None):
     rank_arr = _sum(s > rcond * _max(s), dtype=np.int32) if min(m, n) else _lp.zeros_like(s, shape=(), dtype=np.int32)
     try:
         rank = np.int32(int(rank_arr))
-    except (BatchedValueError, ConcretizationTypeError):  # under vmap/jit the rank is an array (as JAX)
+    except ConcretizationTypeError:  # under vmap/jit the rank is an array (as JAX; BatchedValueError is one)
         rank = None
     if (rank is None or rank == n) and m > n:
         r = b - matmul(a, x)
-        residuals = _sum(r * r, axis=0)
+        residuals = _sum(r * _lp.cj(r), axis=0)
+        if np.dtype(residuals.dtype).kind == "c":
+            residuals = _lp.real(residuals)
         if b.ndim == 1:
             residuals = reshape(residuals, (1,))
     else:
@@ -261,11 +263,29 @@ def _chain_order(dims):
 
 # --- decompositions ----------------------------------------------------------------------
 
+def eig(a):
+    """numpy.linalg.eig for general square matrices -> (eigenvalues, eigenvectors), always complex
+    (as JAX: the dtype cannot depend on the values; numpy returns real arrays when every
+    eigenvalue is real).
+
+    Eigenvectors are LAPACK's: unit 2-norm, largest-magnitude component real; their
+    derivatives keep that normalisation (as JAX) and need distinct eigenvalues.
+    """
+    return EigResult(*_ep.eig(_inexact(a, "eig", square=True)))
+
+
+def eigvals(a):
+    """numpy.linalg.eigvals (complex, see :func:`eig`); differentiable at distinct eigenvalues."""
+    return eig(a).eigenvalues
+
+
 def eigh(a, UPLO="L"):
     """numpy.linalg.eigh -> (eigenvalues, eigenvectors).
 
-    Derivatives treat ``a`` as symmetric; eigenvector derivatives need distinct
-    eigenvalues (eigenvalue derivatives do not).
+    Only the triangle ``UPLO`` names ('L' lower, 'U' upper) is read, the other is taken
+    as its (conjugate) transpose.  Derivatives treat ``a`` as symmetric (Hermitian): they
+    are those of eigh((a + a^H) / 2), so a perturbation of either triangle counts half.
+    Eigenvector derivatives need distinct eigenvalues (eigenvalue derivatives do not).
     """
     if UPLO not in ("L", "U"):
         raise ValueError(f"eigh: UPLO argument must be 'L' or 'U', got {UPLO!r}")

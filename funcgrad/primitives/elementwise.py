@@ -16,7 +16,8 @@ import numpy as np
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
 from ._batching import elementwise_rule, passthrough_rule
-from .complex import conj as _conj
+from .complex import imag as _imag
+from .complex import real as _real
 
 __all__ = [
     "ufunc_primitive", "add", "subtract", "multiply", "divide", "negative", "power", "sqrt",
@@ -140,7 +141,7 @@ subtract_p.defjvp(lambda t, ans, x, y: t, lambda t, ans, x, y: -t)
 subtract = subtract_p.bind
 
 multiply_p = ufunc_primitive("multiply", nin=2)
-multiply_p.defvjp(lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x, saves_out=False)
+multiply_p.defvjp(lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x, saves_out=False, reads=((1,), (0,)))
 multiply_p.defjvp(lambda t, ans, x, y: t * y, lambda t, ans, x, y: x * t)
 multiply = multiply_p.bind
 
@@ -226,7 +227,9 @@ def _abs_deriv(ans, x):
         return sign(x)
     mag = absolute(x)  # (not ans: real inputs then need not keep the output)
     zero = equal(mag, 0)
-    return where(zero, 0.0, _conj(x) / where(zero, 1.0, mag))
+    safe = where(zero, 1.0, mag)
+    # conj(x) / |x|, part by part: numpy's complex / real division overflows at subnormal |x|
+    return where(zero, 0.0, _real(x) / safe - 1j * (_imag(x) / safe))
 
 
 defderiv(absolute_p, _abs_deriv, saves_out=False)
@@ -237,7 +240,18 @@ defderiv(square_p, lambda ans, x: 2.0 * x, saves_out=False)
 square = square_p.bind
 
 sign_p = ufunc_primitive("sign", zero_derivative=True)
-sign = sign_p.bind
+
+
+def sign(x):
+    """numpy's sign; for complex x it is z / |z| (0 at 0), which is not locally constant, so it is
+    computed from differentiable operations instead of the (zero-derivative) sign primitive."""
+    dt = getattr(x, "dtype", None)
+    if dt is None or dt.kind != "c":
+        return sign_p.bind(x)
+    mag = absolute(x)
+    zero = equal(mag, 0)
+    safe = where(zero, 1.0, mag)
+    return where(zero, 0.0, _real(x) / safe + 1j * (_imag(x) / safe))
 
 
 log1p_p = ufunc_primitive("log1p")
@@ -362,7 +376,8 @@ def _safe_mul_impl(g, d):
 safe_mul_p = Primitive("safe_mul", _safe_mul_impl, _ufunc_abstract(np.multiply))
 # The rules are those of multiply (with the same convention): derivatives taken
 # through safe_mul stay right at g == 0, where a select would have cut them off.
-safe_mul_p.defvjp(lambda ct, ans, g, d: safe_mul(ct, d), lambda ct, ans, g, d: safe_mul(ct, g), saves_out=False)
+safe_mul_p.defvjp(lambda ct, ans, g, d: safe_mul(ct, d), lambda ct, ans, g, d: safe_mul(ct, g), saves_out=False,
+                  reads=((1,), (0,)))
 safe_mul_p.defjvp(lambda t, ans, g, d: safe_mul(t, d), lambda t, ans, g, d: safe_mul(g, t))
 safe_mul_p.batch = elementwise_rule(safe_mul_p)
 

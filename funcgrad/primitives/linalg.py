@@ -5,7 +5,14 @@ numpy layer (:mod:`funcgrad.numpy.linalg`) checks shapes, promotes integers to
 float64 and adapts vector arguments.  Derivative rules are written with
 funcgrad operations (matmul, solve, inv, transposes and masks), so they can be
 differentiated again.  Decompositions with several results (eigh, svd, qr)
-are in :mod:`funcgrad.primitives.linalg_decomp`.
+are in :mod:`funcgrad.primitives.linalg_decomp`, the general eigenproblem in
+:mod:`funcgrad.primitives.linalg_eig`.
+
+Complex matrices follow the convention of :mod:`funcgrad.primitives.complex`
+(a cotangent pairs with a tangent as ``Re(sum(c * dz))``): holomorphic maps
+(inv, solve, det) have plain-transpose vjps; rules of Hermitian or unitary
+factorisations use ``H`` (conjugate transpose) in their jvps and ``cj``
+(conjugate) in their vjps, both no-ops on real data.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import numpy as np
 from ..backend import XP_OF_TYPE, linalg_raises, namespace_of
 from ..core import Primitive, ShapedArray, Zero
 from ._batching import ndim_of, stacked_rule, to_front
+from .complex import conj, imag, real
 from .creation import zeros_like
 from .reduce import reduce_sum
 from .shape import expand_dims, reshape, swap_last_two
@@ -152,8 +160,28 @@ def T(x):
     return swap_last_two(x)
 
 
+def is_complex(x):
+    return np.dtype(x.dtype).kind == "c"
+
+
+def cj(x):
+    """conj(x) for complex x; x itself otherwise (no operation on real data)."""
+    return conj(x) if is_complex(x) else x
+
+
+def H(x):
+    """Conjugate transpose of the last two axes (the transpose for real data)."""
+    return conj(swap_last_two(x)) if is_complex(x) else swap_last_two(x)
+
+
+def real_dtype(dtype):
+    """float64 for complex128, float32 for complex64; real dtypes unchanged."""
+    return np.empty(0, dtype).real.dtype
+
+
 def sym(x):
-    return 0.5 * (x + T(x))
+    """The Hermitian part (x + x^H) / 2 (symmetric part for real x)."""
+    return 0.5 * (x + H(x))
 
 
 def diagonal(x):
@@ -254,30 +282,39 @@ det = det_p.bind
 
 def _slogdet_abstract(a):
     check_stacked_square("slogdet", a.shape)
-    return ShapedArray(a.shape[:-2], a.dtype), ShapedArray(a.shape[:-2], a.dtype)
+    return ShapedArray(a.shape[:-2], a.dtype), ShapedArray(a.shape[:-2], real_dtype(a.dtype))
 
+
+# with tau = tr(A^-1 dA): d logabsdet = Re(tau); d sign = sign * i Im(tau) (0 for real A)
 
 def _slogdet_vjp(g, ans, a):
-    g_log = g[1]
-    if type(g_log) is Zero:  # the sign is locally constant
+    g_sign, g_log = g
+    complex_sign = is_complex(a) and type(g_sign) is not Zero
+    if type(g_log) is Zero and not complex_sign:  # a real sign is locally constant
         return (None,)
-    return (_scalar_per_matrix(g_log) * T(inv(a)),)
+    coef = 0.0 if type(g_log) is Zero else g_log
+    if complex_sign:
+        coef = coef + 1j * imag(g_sign * ans[0])
+    return (_scalar_per_matrix(coef) * T(inv(a)),)
 
 
 def _slogdet_jvp(ts, ans, a):
-    return zeros_like(ans[0]), trace(solve(a, ts[0]))
+    tau = trace(solve(a, ts[0]))
+    if not is_complex(a):
+        return zeros_like(ans[0]), tau
+    return ans[0] * (1j * imag(tau)), real(tau)
 
 
 slogdet_p = Primitive("slogdet", lambda a: tuple(namespace_of(a).linalg.slogdet(a)), _slogdet_abstract,
                       multiple_results=True)
-slogdet_p.defvjp_joint(_slogdet_vjp, saves_out=False)
+slogdet_p.defvjp_joint(_slogdet_vjp)
 slogdet_p.defjvp_joint(_slogdet_jvp)
 slogdet = slogdet_p.bind
 
 
 # --- cholesky (lower) -------------------------------------------------------------------------
-# Rules take the input as symmetric (the derivative of cholesky(sym(A)), as JAX):
-# dL = L Phi(L^-1 sym(dA) L^-T), Phi = lower triangle with the diagonal halved.
+# Rules take the input as symmetric/Hermitian (the derivative of cholesky(sym(A)), as JAX):
+# dL = L Phi(L^-1 sym(dA) L^-H), Phi = lower triangle with the diagonal halved.
 
 def _phi(x):
     n = x.shape[-1]
@@ -286,12 +323,12 @@ def _phi(x):
 
 def _cholesky_jvp(t, ans, a):
     y = solve(ans, sym(t))  # L^-1 dA
-    return matmul(ans, _phi(solve(ans, T(y))))
+    return matmul(ans, _phi(solve(ans, H(y))))
 
 
 def _cholesky_vjp(g, ans, a):
     w = solve(T(ans), _phi(matmul(T(ans), g)))  # L^-T Phi(L^T G)
-    return sym(T(solve(T(ans), T(w))))  # ... L^-1, symmetrized
+    return sym(T(solve(H(ans), T(w))))  # ... conj(L)^-1, symmetrized
 
 
 @_raising
@@ -307,38 +344,50 @@ cholesky = cholesky_p.bind
 
 # --- pinv -------------------------------------------------------------------------------------
 # Golub & Pereyra: for A of locally constant rank, with P = pinv(A),
-# dP = -P dA P + P P^T dA^T (I - A P) + (I - P A) dA^T P^T P.
+# dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P.
 
-def _pinv_abstract(a, rcond):
+def _pinv_abstract(a, rcond, atol):
     if len(a.shape) < 2:
         raise LinAlgError(f"pinv: {len(a.shape)}-dimensional array given. Array must be at least two-dimensional")
     return ShapedArray(tuple(a.shape[:-2]) + (a.shape[-1], a.shape[-2]), a.dtype)
 
 
-def _pinv_jvp(t, ans, a, rcond):
+def _pinv_jvp(t, ans, a, rcond, atol):
     p = ans
-    tt = T(t)
+    th = H(t)
     return (-matmul(p, matmul(t, p))
-            + matmul(matmul(p, T(p)), tt - matmul(tt, matmul(a, p)))
-            + matmul(tt - matmul(p, matmul(a, tt)), matmul(T(p), p)))
+            + matmul(matmul(p, H(p)), th - matmul(th, matmul(a, p)))
+            + matmul(th - matmul(p, matmul(a, th)), matmul(H(p), p)))
 
 
-def _pinv_vjp(g, ans, a, rcond):
-    p = ans
-    gt = T(g)
+def _pinv_vjp(g, ans, a, rcond, atol):  # the transpose of the jvp (conj(P), conj(A) where the jvp has H)
+    p, pc, ac = ans, cj(ans), cj(a)
+    gh = H(g)
     return (-matmul(T(p), matmul(g, T(p)))
-            + matmul(gt - matmul(a, matmul(p, gt)), matmul(p, T(p)))
-            + matmul(matmul(T(p), p), gt - matmul(gt, matmul(p, a))))
+            + matmul(gh - matmul(ac, matmul(pc, gh)), matmul(pc, T(p)))
+            + matmul(matmul(T(p), pc), gh - matmul(gh, matmul(pc, ac))))
 
 
-pinv_p = Primitive("pinv", lambda a, rcond: namespace_of(a).linalg.pinv(a, rcond=rcond), _pinv_abstract)
+def _pinv_impl(a, rcond, atol):
+    """Singular values at or below max(atol, rcond * largest) count as zero (numpy: atol = 0;
+    PyTorch's linalg.pinv: both)."""
+    xp = namespace_of(a)
+    if not atol:
+        return xp.linalg.pinv(a, rcond=rcond)
+    u, s, vh = xp.linalg.svd(a, full_matrices=False)
+    cutoff = xp.maximum(atol, rcond * xp.max(s, axis=-1, keepdims=True, initial=0.0))
+    s_inv = xp.where(s > cutoff, 1 / xp.where(s > cutoff, s, 1), 0).astype(s.dtype)
+    return xp.matmul(xp.conj(xp.swapaxes(vh, -1, -2)) * s_inv[..., None, :], xp.conj(xp.swapaxes(u, -1, -2)))
+
+
+pinv_p = Primitive("pinv", _pinv_impl, _pinv_abstract)
 pinv_p.defvjp(_pinv_vjp)
 pinv_p.defjvp(_pinv_jvp)
 
 
-def pinv(a, rcond):
-    """Moore-Penrose pseudo-inverse; singular values below rcond * largest are cut."""
-    return pinv_p.bind(a, rcond=float(rcond))
+def pinv(a, rcond, atol=0.0):
+    """Moore-Penrose pseudo-inverse; singular values at or below max(atol, rcond * largest) are cut."""
+    return pinv_p.bind(a, rcond=float(rcond), atol=float(atol))
 
 
 # vmap: these act on the trailing (matrix) axes of stacks, so a batch axis in front is exact

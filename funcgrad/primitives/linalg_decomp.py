@@ -1,15 +1,21 @@
 """Decompositions with several results: eigh, svd, qr (joint derivative rules).
 
 Conventions (as JAX):
-- eigh's rules take the input as symmetric: they are the derivatives of
-  ``eigh(sym(A))``, ``sym(A) = (A + A^T) / 2``.  Eigenvector derivatives need
+- eigh's rules take the input as symmetric (Hermitian): they are the derivatives of
+  ``eigh(sym(A))``, ``sym(A) = (A + A^H) / 2``, whichever triangle ``UPLO`` reads.
+  Complex eigenvectors are fixed only up to a phase each: the derivative keeps
+  ``diag(V^H dV) = 0``, so only phase-invariant functions of them have meaningful
+  derivatives.  Eigenvector derivatives need
   distinct eigenvalues; eigenvalue derivatives alone (``eigvalsh``) do not.
 - svd: derivatives of U and Vh need distinct, nonzero singular values; those of
   the singular values alone (``compute_uv=False``) do not.  With
   ``full_matrices=True`` and a non-square input the extra columns of U (or rows
   of Vh) are not unique, so there is no derivative (an error says so).
+  Complex: U takes the phase freedom (``diag(V^H dV)`` real), as JAX.
 - qr: derivatives for ``m >= n`` (reduced, or square complete); R must be
   nonsingular.
+Complex matrices: the jvps use conjugate transposes ``H``; the vjps are their
+transposes under the pairing ``Re(sum(c * dz))``, hence the ``cj`` (conj) factors.
 A cotangent that is a symbolic Zero (an unused result) costs nothing.
 """
 
@@ -19,9 +25,10 @@ from ..backend import namespace_of
 from ..core import Primitive, ShapedArray, Zero
 from ._batching import stacked_rule
 from .linalg import (
-    LinAlgError, T, check_stacked_square, diag_embed, diagonal, eye_like, matmul, solve, sym,
-    tril,
+    H, LinAlgError, T, check_stacked_square, cj, diag_embed, diagonal, eye_like, is_complex, matmul,
+    real_dtype, solve, sym, tril,
 )
+from .complex import imag
 from .shape import expand_dims
 
 
@@ -39,13 +46,13 @@ def _gap_inverse(w):
 
 def _eigh_abstract(a, UPLO):
     check_stacked_square("eigh", a.shape)
-    return ShapedArray(tuple(a.shape[:-1]), a.dtype), ShapedArray(tuple(a.shape), a.dtype)
+    return ShapedArray(tuple(a.shape[:-1]), real_dtype(a.dtype)), ShapedArray(tuple(a.shape), a.dtype)
 
 
 def _eigh_jvp(ts, ans, a, UPLO):
     w, v = ans
-    m = matmul(T(v), matmul(sym(ts[0]), v))
-    return diagonal(m), matmul(v, _gap_inverse(w) * m)
+    m = matmul(H(v), matmul(sym(ts[0]), v))
+    return diagonal(m), matmul(v, _gap_inverse(w) * m)  # (the driver takes dw's real part)
 
 
 def _eigh_vjp(g, ans, a, UPLO):
@@ -57,7 +64,7 @@ def _eigh_vjp(g, ans, a, UPLO):
     if _not_zero(gv):
         part = _gap_inverse(w) * matmul(T(v), gv)
         inner = part if inner is None else inner + part
-    return (sym(matmul(v, matmul(inner, T(v)))),)
+    return (sym(matmul(cj(v), matmul(inner, T(v)))),)
 
 
 eigh_p = Primitive("eigh", lambda a, UPLO: tuple(namespace_of(a).linalg.eigh(a, UPLO=UPLO)), _eigh_abstract,
@@ -77,7 +84,7 @@ def _svd_abstract(a, full_matrices, compute_uv):
         raise LinAlgError(f"svd: {len(a.shape)}-dimensional array given. Array must be at least two-dimensional")
     *batch, m, n = a.shape
     k = min(m, n)
-    s = ShapedArray(tuple(batch) + (k,), a.dtype)
+    s = ShapedArray(tuple(batch) + (k,), real_dtype(a.dtype))
     if not compute_uv:
         return (s,)
     mu, nv = (m, n) if full_matrices else (k, k)
@@ -113,21 +120,23 @@ def _svd_parts(ans, a, full_matrices, compute_uv, vectors=True):
 def _svd_jvp(ts, ans, a, full_matrices, compute_uv):
     u, s, vh = _svd_parts(ans, a, full_matrices, compute_uv)
     t = ts[0]
-    v = T(vh)
-    ds_mat = matmul(T(u), matmul(t, v))
-    ds = diagonal(ds_mat)
+    v = H(vh)
+    ds_mat = matmul(H(u), matmul(t, v))
+    ds = diagonal(ds_mat)  # (the driver takes the real part for complex a)
     if not compute_uv:
         return (ds,)
     s_row, s_col = expand_dims(s, -2), expand_dims(s, -1)
     f = _gap_inverse(s * s)
-    du = matmul(u, f * (ds_mat * s_row + s_col * T(ds_mat)))
-    dv = matmul(v, f * (s_col * ds_mat + T(ds_mat) * s_row))
+    du = matmul(u, f * (ds_mat * s_row + s_col * H(ds_mat)))
+    dv = matmul(v, f * (s_col * ds_mat + H(ds_mat) * s_row))
+    if is_complex(a):  # the phase of each pair (u_k, v_k) is moved into u_k
+        du = du + matmul(u, diag_embed(1j * imag(ds) / s))
     m, n = a.shape[-2:]
     if m > n:
         du = du + (matmul(t, v) - matmul(u, ds_mat)) / s_row
     elif n > m:
-        dv = dv + (matmul(T(t), u) - matmul(v, T(ds_mat))) / s_row
-    return du, ds, T(dv)
+        dv = dv + (matmul(H(t), u) - matmul(v, H(ds_mat))) / s_row
+    return du, ds, H(dv)
 
 
 def _svd_vjp(g, ans, a, full_matrices, compute_uv):
@@ -139,7 +148,7 @@ def _svd_vjp(g, ans, a, full_matrices, compute_uv):
     u, s, vh = _svd_parts(ans, a, full_matrices, compute_uv, vectors)
     if not vectors:
         gu, gvh = Zero(u), Zero(vh)
-    v = T(vh)
+    v, vt = H(vh), cj(vh)  # V and V^T
     m, n = a.shape[-2:]
     s_row, s_col = expand_dims(s, -2), expand_dims(s, -1)
     inner = diag_embed(gs) if _not_zero(gs) else None
@@ -147,20 +156,25 @@ def _svd_vjp(g, ans, a, full_matrices, compute_uv):
     if _not_zero(gu) or _not_zero(gvh):
         f = _gap_inverse(s * s)
     if _not_zero(gu):
-        j = f * matmul(T(u), gu)
-        part = (j + T(j)) * s_row
+        ug = matmul(T(u), gu)
+        j = f * ug
+        part = (j + H(j)) * s_row
+        if is_complex(a):
+            part = part + diag_embed(1j * imag(diagonal(ug)) / s)
         inner = part if inner is None else inner + part
         if m > n:
-            extra = matmul((gu - matmul(u, matmul(T(u), gu))) / s_row, vh)
+            gus = gu / s_row
+            extra = matmul(gus - matmul(cj(u), matmul(T(u), gus)), vt)
     if _not_zero(gvh):
-        gv = T(gvh)
-        k = f * matmul(vh, gv)
-        part = s_col * (k + T(k))
+        gv = H(gvh)
+        k = f * matmul(vt, gv)
+        part = s_col * (k + H(k))
         inner = part if inner is None else inner + part
         if n > m:
-            part = matmul(u, T((gv - matmul(v, matmul(vh, gv))) / s_row))
+            gvs = gv / s_row
+            part = matmul(cj(u), H(gvs - matmul(cj(v), matmul(vt, gvs))))
             extra = part if extra is None else extra + part
-    out = matmul(u, matmul(inner, vh))
+    out = matmul(cj(u), matmul(inner, vt))
     return (out if extra is None else out + extra,)
 
 
@@ -211,9 +225,11 @@ def _right_solve_transpose(x, r):
 def _qr_jvp(ts, ans, a, mode):
     q, r = _qr_parts(ans, a, mode)
     x = T(solve(T(r), T(ts[0])))  # dA R^-1
-    c = matmul(T(q), x)
+    c = matmul(H(q), x)
     low = tril(c, -1)
-    omega = low - T(low)
+    omega = low - H(low)
+    if is_complex(a):  # R's diagonal stays real
+        omega = omega + diag_embed(1j * imag(diagonal(c)))
     dr = matmul(c - omega, r)
     if mode == "r":
         return (dr,)
@@ -228,8 +244,10 @@ def _qr_vjp(g, ans, a, mode):
         m = matmul(T(q), gq)
     if _not_zero(gr):
         m = -matmul(gr, T(r)) if m is None else m - matmul(gr, T(r))
-    c_bar = tril(m - T(m), -1) - m
-    x_bar = matmul(q, c_bar)
+    c_bar = tril(m - H(m), -1) - m
+    if is_complex(a):
+        c_bar = c_bar + diag_embed(1j * imag(diagonal(m)))
+    x_bar = matmul(cj(q), c_bar)
     if _not_zero(gq):
         x_bar = x_bar + gq
     return (_right_solve_transpose(x_bar, r),)

@@ -137,8 +137,10 @@ def cumprod(x, axis):
 
 
 def has_no_zeros(x):
-    """True for a concrete float array (no transformation watching) whose reciprocals
-    are all finite (no zeros, no subnormals).
+    """True for a concrete float array (no transformation watching) whose entries are all at
+    least sqrt(smallest normal) in magnitude: their reciprocals are finite with room to spare
+    (a sum of a few tangents divided by them cannot overflow; 1/x alone could be finite while
+    t/x + t/x overflows to inf, and 0 * inf is NaN).
 
     Rules may then use the cheaper formulas that divide by x: nothing will
     differentiate them further, so their derivatives do not matter.
@@ -147,7 +149,7 @@ def has_no_zeros(x):
         return False
     v = x._value
     xp = _xp(v)
-    return bool(xp.all(xp.abs(v) >= 1.0 / np.finfo(v.dtype).max))
+    return bool(xp.all(xp.abs(v) >= np.sqrt(np.finfo(v.dtype).tiny)))
 
 
 def exclusive_products(x, axis):

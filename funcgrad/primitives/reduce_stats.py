@@ -17,6 +17,7 @@ import numpy as np
 from ..backend import XP_OF_TYPE
 from ..core import Primitive, ShapedArray
 from ._batching import reduction_rule
+from .complex import conj
 from .elementwise import convert, equal, greater_equal, less_equal, where
 from .reduce import reduce_max, reduce_min, reduce_sum, reduced_shape
 from .reduce_cumulative import exclusive_products, has_no_zeros
@@ -93,6 +94,8 @@ def _std_weights(ans, x, axes, ddof, keepdims):
     n = _count(x.shape, axes)
     dev = x - reduce_sum(x, axes, True) / n
     s = _keep(ans, x.shape, axes, keepdims)
+    if np.dtype(dev.dtype).kind == "c":  # std = sqrt(mean |x - mean|^2): d std pairs conj(dev) with dx
+        dev = conj(dev)
     zero = equal(s, 0)
     return where(zero, 0.0, dev / where(zero, 1.0, s)) / max(n - ddof, 0)  # numpy: ddof >= n gives inf
 
@@ -131,7 +134,8 @@ def _median_weights(ans, x, axes, keepdims):
 reduce_median_p = Primitive(
     "reduce_median",
     lambda x, axes, keepdims: _xp(x).median(x, axis=axes, keepdims=keepdims),
-    lambda x, axes, keepdims: ShapedArray(reduced_shape(x.shape, axes, keepdims), _float_result(x.dtype)),
+    lambda x, axes, keepdims: ShapedArray(reduced_shape(x.shape, axes, keepdims),
+                                          x.dtype if np.dtype(x.dtype).kind == "c" else _float_result(x.dtype)),
 )
 reduce_median_p.defvjp(lambda g, ans, x, axes, keepdims:
                        _keep(g, x.shape, axes, keepdims) * _median_weights(ans, x, axes, keepdims))

@@ -16,7 +16,11 @@ funcgrad operations, so every derivative can be differentiated again:
   + triu(X) U; A_bar = P L^-T (tril(L^T G_L, -1) + triu(G_U U^T)) U^-T;
 - solve_sylvester A X + X B = Q: dX = solve_sylvester(A, B, dQ - dA X - X dB),
   Q_bar = solve_sylvester(A^T, B^T, X_bar), A_bar = -Q_bar X^T, B_bar = -X^T Q_bar;
-- sqrtm X^2 = A: dX = solve_sylvester(X, X, dA), A_bar = solve_sylvester(X^T, X^T, X_bar).
+- sqrtm X^2 = A: dX = solve_sylvester(X, X, dA), A_bar = solve_sylvester(X^T, X^T, X_bar);
+- logm: dX = the upper-right block of logm([[A, dA], [0, A]]) (as expm); A_bar the same with A^T.
+sqrtm and logm of a real matrix are complex where scipy's are (a negative real eigenvalue):
+the result dtype is a parameter, chosen from the concrete value (``principal_dtype``).
+Complex matrices: all these maps are holomorphic, so the vjps are plain transposes.
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from .linalg import T as _T
 from .linalg import eye_like, matmul, tri_like
 from .special import missing_error, scipy_namespace
 
-__all__ = ["triangular_solve", "expm", "solve_sylvester", "sqrtm", "lu", "lu_pivots", "lu_perm"]
+__all__ = ["triangular_solve", "expm", "logm", "solve_sylvester", "sqrtm", "principal_dtype", "lu", "lu_pivots",
+           "lu_perm"]
 
 
 def _linalg(xp):
@@ -203,27 +208,88 @@ def solve_sylvester(a, b, q):
     return solve_sylvester_p.bind(a, b, q)
 
 
-def _sqrtm_impl(a):
-    xp = namespace_of(a)
-    ns = _linalg(xp)
-    dt = _float_dtype(a)
-    if ns is None or not hasattr(ns, "sqrtm"):
-        raise missing_error("sqrtm", xp, "linalg")
-    out = ns.sqrtm(a.astype(dt) if a.dtype != dt else a)
-    if isinstance(out, tuple):  # older scipy: (sqrtm, errest) with disp=False
-        out = out[0]
-    if out.dtype.kind == "c":
-        if bool(xp.any(xp.abs(out.imag) > 1e-10 * (1 + xp.abs(out.real).max()))):
-            raise ValueError("sqrtm: the principal square root of this matrix is complex "
-                             "(negative real eigenvalues); funcgrad.scipy.linalg.sqrtm supports real results only")
-        out = out.real
-    return out.astype(dt) if out.dtype != dt else out
+def _host_stack(a):
+    """a's concrete value as a host stack of matrices: a batch (vmap's values, found through
+    their ``val``/``bdim``) gives all its examples; None without a concrete value (make_graph)."""
+    from ..backend import to_numpy  # noqa: PLC0415
+
+    try:
+        return to_numpy(a._concrete())
+    except Exception:  # noqa: BLE001 - any tracer that refuses conversion
+        val, bdim = getattr(a, "val", None), getattr(a, "bdim", None)
+        if val is None or bdim is None:
+            return None
+        inner = _host_stack(val)
+        return None if inner is None else np.moveaxis(inner, bdim, 0)
 
 
-sqrtm_p = Primitive("sqrtm", _sqrtm_impl, _square_abstract("sqrtm"))
-sqrtm_p.defvjp(lambda g, ans, a: solve_sylvester(_T(ans), _T(ans), g), unsaved_args=(0,))
-sqrtm_p.defjvp(lambda t, ans, a: solve_sylvester(ans, ans, t))
-sqrtm = sqrtm_p.bind
+def principal_dtype(a):
+    """The dtype of scipy's sqrtm/logm of ``a``: complex for complex ``a`` and for a real ``a`` with
+    a negative real eigenvalue (under vmap: in any example; without a concrete value, real: the
+    impl then raises if the result is complex)."""
+    dt = np.dtype(_float_dtype(a))
+    if dt.kind == "c":
+        return dt
+    host = _host_stack(a)
+    if host is None or host.size == 0:
+        return dt
+    w = np.linalg.eigvals(host)
+    negative = (w.real < 0) & (np.abs(w.imag) <= 1e-12 * (1 + np.abs(w.real)))
+    return np.result_type(dt, np.complex64) if negative.any() else dt
+
+
+def _matrix_function_impl(name):
+    def impl(a, dtype):
+        xp = namespace_of(a)
+        ns = _linalg(xp)
+        if ns is None or not hasattr(ns, name):
+            raise missing_error(name, xp, "linalg")
+        out = getattr(ns, name)(a)
+        if isinstance(out, tuple):  # older scipy: (result, errest) with disp=False
+            out = out[0]
+        if out.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+            if bool(xp.any(xp.abs(out.imag) > 1e-10 * (1 + xp.abs(out.real).max()))):
+                raise ValueError(f"{name}: the principal {'square root' if name == 'sqrtm' else 'logarithm'} "
+                                 "of this matrix is complex (a negative real eigenvalue), and without a "
+                                 "concrete value (under make_graph) funcgrad assumed a real result; cast the "
+                                 "matrix to complex first")
+            out = out.real
+        return out.astype(dtype) if out.dtype != dtype else out
+
+    impl.__name__ = f"{name}_impl"
+    return impl
+
+
+def _matrix_function_abstract(name):
+    square = _square_abstract(name)
+
+    def abstract(a, dtype):
+        return ShapedArray(square(a).shape, np.dtype(dtype))
+
+    return abstract
+
+
+sqrtm_p = Primitive("sqrtm", _matrix_function_impl("sqrtm"), _matrix_function_abstract("sqrtm"))
+sqrtm_p.defvjp(lambda g, ans, a, dtype: solve_sylvester(_T(ans), _T(ans), g), unsaved_args=(0,))
+sqrtm_p.defjvp(lambda t, ans, a, dtype: solve_sylvester(ans, ans, t))
+
+
+def sqrtm(a, dtype=None):
+    return sqrtm_p.bind(a, dtype=np.dtype(dtype or principal_dtype(a)))
+
+
+def _logm_frechet(a, e, dtype):
+    n = a.shape[-1]
+    return logm(_block_upper(a, e), dtype)[:n, n:]
+
+
+logm_p = Primitive("logm", _matrix_function_impl("logm"), _matrix_function_abstract("logm"))
+logm_p.defvjp(lambda g, ans, a, dtype: _logm_frechet(_T(a), g, dtype), saves_out=False)
+logm_p.defjvp(lambda t, ans, a, dtype: _logm_frechet(a, t, dtype))
+
+
+def logm(a, dtype=None):
+    return logm_p.bind(a, dtype=np.dtype(dtype or principal_dtype(a)))
 
 
 # --- LU with partial pivoting ---------------------------------------------------------------

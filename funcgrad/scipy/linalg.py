@@ -1,9 +1,9 @@
 """funcgrad.scipy.linalg: scipy.linalg's helpers, differentiable to any order.
 
-solve_triangular, cholesky, cho_factor/cho_solve, lu_factor/lu_solve, expm, sqrtm,
+solve_triangular, cholesky, cho_factor/cho_solve, lu_factor/lu_solve, expm, logm, sqrtm,
 solve_sylvester, solve_banded, block_diag.  Matrices are 2-d, as in scipy.linalg.
 ``overwrite_*`` and ``check_finite`` are accepted for compatibility (funcgrad
-arrays are never overwritten).  expm, sqrtm and lu_factor need scipy on the cpu
+arrays are never overwritten).  expm, logm, sqrtm and lu_factor need scipy on the cpu
 (cupyx.scipy.linalg on cuda); the others work with the array library alone.
 """
 
@@ -19,7 +19,7 @@ from ..primitives import scipy_linalg as _la
 from ..primitives.linalg import cholesky as _cholesky
 
 __all__ = ["solve_triangular", "cholesky", "cho_factor", "cho_solve", "lu_factor", "lu_solve",
-           "expm", "sqrtm", "solve_sylvester", "solve_banded", "block_diag"]
+           "expm", "logm", "sqrtm", "solve_sylvester", "solve_banded", "block_diag"]
 
 _TRANS = {0: 0, 1: 1, 2: 1, "N": 0, "T": 1, "C": 1}  # real matrices: conjugate transpose == transpose
 
@@ -114,9 +114,19 @@ def expm(A):
 
 
 def sqrtm(A, disp=True, blocksize=64):
-    """scipy.linalg.sqrtm: the principal square root (real results only); derivatives solve a
-    Sylvester equation."""
+    """scipy.linalg.sqrtm: the principal square root; derivatives solve a Sylvester equation.
+
+    Complex where scipy's is: for complex A, and for a real A with a negative real
+    eigenvalue (decided from its value; under vmap a real result is assumed and a
+    complex one raises, so cast such batches to complex first).
+    """
     return _la.sqrtm(_matrix(A, "A", "sqrtm"))
+
+
+def logm(A, disp=True):
+    """scipy.linalg.logm: the principal logarithm (complex where scipy's is, as sqrtm);
+    derivatives via the block-matrix Frechet derivative, like expm."""
+    return _la.logm(_matrix(A, "A", "logm"))
 
 
 def solve_sylvester(a, b, q):

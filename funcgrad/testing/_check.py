@@ -1,6 +1,6 @@
 """check_grads: derivatives against central finite differences, to any order.
 
-For a function ``f`` and arguments ``args`` (pytrees of float arrays):
+For a function ``f`` and arguments ``args`` (pytrees of float or complex arrays):
 
 - forward mode: ``jvp(f, args, v)`` equals the central difference
   ``(f(args + eps v) - f(args - eps v)) / (2 eps)`` for a random direction v;
@@ -8,6 +8,12 @@ For a function ``f`` and arguments ``args`` (pytrees of float arrays):
 - both modes: the two analytic maps are transposes, ``<u, jvp(v)> == <vjp(u), v>``;
 - order > 1: the same checks, recursively, on the derivative functions
   ``x -> jvp(f, x, v)`` and ``(x, u) -> vjp(f, x)(u)``.
+
+Complex arguments are perturbed in both real directions at once (a random
+direction has random real and imaginary parts), and values pair as in the
+derivative convention (docs/transformations.md): ``<c, v> = Re(sum(c * v))``,
+so a complex input's vjp is checked as the conjugate-convention gradient
+``d/dx - i d/dy``.
 
 A failure raises AssertionError naming the mode, the order, the output
 path, the worst element with both values, and the direction used.
@@ -51,7 +57,10 @@ def _leaves(t):
 def _random_like(t, rng):
     def one(x):
         a = _host(x)
-        return Array(rng.standard_normal(a.shape).astype(a.dtype), device=_device(x))
+        r = rng.standard_normal(a.shape)
+        if a.dtype.kind == "c":
+            r = r + 1j * rng.standard_normal(a.shape)
+        return Array(r.astype(a.dtype), device=_device(x))
 
     return tree.tree_map(one, t)
 
@@ -65,9 +74,16 @@ def _axpy(a, x, y):
     return tree.tree_map(lambda xi, yi: Array(_host(yi) + a * _host(xi), device=_device(yi)), x, y)
 
 
+def _wide(a):
+    """Host copy in float64 (complex128 for complex data)."""
+    a = np.asarray(a)
+    return a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+
+
 def _vdot(x, y):
+    """The real pairing of (co)tangents: Re(sum(x * y)), no conjugation (JAX's convention)."""
     xs, ys = _leaves(x), _leaves(y)
-    return float(sum(np.vdot(_host(a).astype(np.float64), _host(b).astype(np.float64)) for a, b in zip(xs, ys)))
+    return float(sum(np.real(np.sum(_wide(_host(a)) * _wide(_host(b)))) for a, b in zip(xs, ys)))
 
 
 def _as_args(args):
@@ -77,7 +93,7 @@ def _as_args(args):
 
 
 def _worst_dtype(args):
-    dts = [np.dtype(_host(x).dtype) for x in _leaves(args)]
+    dts = [np.dtype(_host(x).real.dtype) for x in _leaves(args)]
     order = [np.float16, np.float32, np.float64]
     for dt in order:
         if np.dtype(dt) in dts:
@@ -93,7 +109,7 @@ def _tols(args, eps, rtol, atol):
 def _numeric_jvp(f, args, v, eps):
     plus = f(*_axpy(eps, v, args))
     minus = f(*_axpy(-eps, v, args))
-    return tree.tree_map(lambda p, m: (_host(p).astype(np.float64) - _host(m).astype(np.float64)) / (2 * eps), plus, minus)
+    return tree.tree_map(lambda p, m: (_wide(_host(p)) - _wide(_host(m))) / (2 * eps), plus, minus)
 
 
 def _compare(analytic, numeric, rtol, atol, what, direction):
@@ -102,8 +118,7 @@ def _compare(analytic, numeric, rtol, atol, what, direction):
     if len(a_items) != len(n_leaves):
         raise GradientCheckError(f"{what}: analytic result has {len(a_items)} leaves, finite differences {len(n_leaves)}")
     for (path, a), n in zip(a_items, n_leaves):
-        a = _host(a).astype(np.float64)
-        n = np.asarray(n, dtype=np.float64)
+        a, n = _wide(_host(a)), _wide(n)
         if a.shape != n.shape:
             raise GradientCheckError(f"{what}: at output {tree.keystr(path)} analytic shape {a.shape} != numeric shape {n.shape}")
         err = np.abs(a - n) - (atol + rtol * np.abs(n))
@@ -113,7 +128,7 @@ def _compare(analytic, numeric, rtol, atol, what, direction):
             idx = np.unravel_index(flat, a.shape) if a.shape else ()
             raise GradientCheckError(
                 f"{what} disagrees with central finite differences at output {tree.keystr(path)}, "
-                f"element {tuple(int(i) for i in idx)}: analytic {float(a[idx])!r}, numeric {float(n[idx])!r} "
+                f"element {tuple(int(i) for i in idx)}: analytic {a[idx].item()!r}, numeric {n[idx].item()!r} "
                 f"(rtol={rtol}, atol={atol}; {int(bad.sum())} of {a.size} elements off).\n"
                 f"  direction: {direction}"
             )
@@ -175,21 +190,23 @@ def _elementwise_vjp_diagnosis(f, args, u, vjp_u, eps, rtol, atol, limit=256):
     got_leaves = _leaves(vjp_u)
     for k, (x, got) in enumerate(zip(leaves, got_leaves)):
         base = _host(x)
-        num = np.zeros(base.shape, np.float64)
+        num = np.zeros(base.shape, _wide(base).dtype)
+        units = (1, 1j) if base.dtype.kind == "c" else (1,)
         for idx in np.ndindex(base.shape):
-            e = np.zeros_like(base)
-            e[idx] = 1
-            dirs = [Array(e, device=_device(x)) if j == k else Array(np.zeros_like(_host(y)), device=_device(y))
-                    for j, y in enumerate(leaves)]
-            d = tree.tree_unflatten(treedef, dirs)
-            num[idx] = _vdot(u, _numeric_jvp(f, args, d, eps))
-        got_h = _host(got).astype(np.float64)
+            for unit in units:  # d/dx, then d/dy: the gradient is d/dx - i d/dy
+                e = np.zeros_like(base)
+                e[idx] = unit
+                dirs = [Array(e, device=_device(x)) if j == k else Array(np.zeros_like(_host(y)), device=_device(y))
+                        for j, y in enumerate(leaves)]
+                d = tree.tree_unflatten(treedef, dirs)
+                num[idx] += np.conj(unit) * _vdot(u, _numeric_jvp(f, args, d, eps))
+        got_h = _wide(_host(got))
         err = np.abs(got_h - num) - (atol + rtol * np.abs(num))
         if np.any(~(err <= 0)):
             flat = int(np.nanargmax(np.where(np.isnan(err), np.inf, err)))
             idx = np.unravel_index(flat, base.shape) if base.shape else ()
             return (f"\n  worst element: input leaf {k}, index {tuple(int(i) for i in idx)}: "
-                    f"analytic {float(got_h[idx])!r}, numeric {float(num[idx])!r}")
+                    f"analytic {got_h[idx].item()!r}, numeric {num[idx].item()!r}")
     return ""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tree
-from ..array import PrimalTracer
+from ..array import InspectingTracer
 from ..core import Array, ShapedArray, Trace
 
 __all__ = ["check_shape_rules", "ShapeRuleError"]
@@ -15,7 +15,7 @@ class ShapeRuleError(AssertionError):
     """A primitive's abstract (shape/dtype) rule disagreed with its impl."""
 
 
-class _CheckTracer(PrimalTracer):
+class _CheckTracer(InspectingTracer):
     __slots__ = ()
 
 

@@ -7,7 +7,8 @@ from .checkpoint import checkpoint, remat
 from .custom import custom_jvp, custom_vjp
 from .graph import Graph, linearize, make_graph
 from .jacobians import hessian, jacfwd, jacobian, jacrev
-from .jit import ConcretizationTypeError, jit, make_jaxpr
+from ..core import ConcretizationTypeError
+from .jit import jit, make_jaxpr
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "vmap", "jacrev", "jacfwd", "jacobian", "hessian",
            "custom_jvp", "custom_vjp", "checkpoint", "remat", "make_graph", "Graph", "linearize",

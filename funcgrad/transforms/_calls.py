@@ -16,7 +16,7 @@ from ..core import Array, Tracer, Zero
 from ..primitives.creation import zeros_like
 from .reverse import Node, VJPTrace, VJPTracer
 
-__all__ = ["top_trace", "dispatch", "is_float", "zero_tangent", "record_vjp_call", "instantiate"]
+__all__ = ["top_trace", "dispatch", "is_inexact", "zero_tangent", "record_vjp_call", "instantiate"]
 
 _new = object.__new__
 
@@ -41,18 +41,19 @@ def dispatch(handlers, leaves, default):
     return handler(trace)
 
 
-def is_float(x):
+def is_inexact(x):
+    """Float or complex: a value derivatives flow through."""
     dt = getattr(x, "dtype", None)
     if dt is None:
-        return isinstance(x, float)
-    return np.dtype(dt).kind == "f"
+        return isinstance(x, (float, complex))
+    return np.dtype(dt).kind in "fc"
 
 
 def zero_tangent(x):
     """A zero tangent/cotangent for a value (an array for arrays, 0.0 for Python scalars)."""
     if isinstance(x, (Array, Tracer)):
         return zeros_like(x)
-    return 0.0
+    return 0j if isinstance(x, complex) else 0.0
 
 
 def instantiate(g, like):
@@ -94,7 +95,7 @@ def record_vjp_call(trace: VJPTrace, name, vjp_all, primals, parents, outs, para
 
     ``vjp_all(g, ans, *primals, **params)`` receives one cotangent per output
     (Zero where none arrived) and returns one cotangent (or None) per input.
-    Only floating-point outputs are traced.
+    Only floating-point and complex outputs are traced.
     """
     if all(p is None for p in parents):
         return list(outs)
@@ -107,5 +108,5 @@ def record_vjp_call(trace: VJPTrace, name, vjp_all, primals, parents, outs, para
     node.shape, node.dtype = (), None
     node.outs = [Node(tuple(getattr(o, "shape", ())), getattr(o, "dtype", np.dtype(float))) for o in outs]
     trace.tape.append(node)
-    return [trace.new_tracer(o, slot) if is_float(o) and isinstance(o, (Array, Tracer)) else o
+    return [trace.new_tracer(o, slot) if is_inexact(o) and isinstance(o, (Array, Tracer)) else o
             for o, slot in zip(outs, node.outs)]

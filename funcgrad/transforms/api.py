@@ -47,13 +47,17 @@ def _describe_leaf(x):
     return f"{type(x).__name__} of dtype {dt}" if dt is not None else type(x).__name__
 
 
-def _to_diff_input(x, where, fname):
-    """A leaf to differentiate with respect to: a float Array (or a tracer of an outer trace)."""
+def _to_diff_input(x, where, fname, holomorphic=False):
+    """A leaf to differentiate with respect to: a float or complex Array (or an outer tracer).
+
+    Python complex numbers become complex128 arrays.  With ``holomorphic`` the
+    leaf must be complex (as JAX's ``holomorphic=True``).
+    """
     if isinstance(x, Tracer):
         v = x
     elif isinstance(x, bool) or isinstance(x, (int, np.integer)):
         raise TypeError(
-            f"{fname} requires real floating-point inputs, but {where} is the integer {x!r}. "
+            f"{fname} requires floating-point or complex inputs, but {where} is the integer {x!r}. "
             f"Pass a float instead (e.g. {float(x)!r}), or cast arrays with x.astype(float)."
         )
     else:
@@ -61,18 +65,21 @@ def _to_diff_input(x, where, fname):
             v = asarray(x)
         except TypeError:
             raise TypeError(f"{fname}: {where} is a {type(x).__name__}, not an array or number") from None
-    kind = np.dtype(v.dtype).kind if not isinstance(v.dtype, np.dtype) else v.dtype.kind
-    if kind != "f":
-        what = "complex" if kind == "c" else "integer or boolean"
+    kind = np.dtype(v.dtype).kind
+    if kind not in "fc":
         raise TypeError(
-            f"{fname} requires real floating-point inputs, but {where} has {what} dtype {v.dtype}. "
-            + ("Differentiate real and imaginary parts separately." if kind == "c"
-               else "Cast it first, e.g. x.astype(float) (or funcgrad.numpy.asarray(x, float)).")
+            f"{fname} requires floating-point or complex inputs, but {where} has integer or boolean "
+            f"dtype {v.dtype}. Cast it first, e.g. x.astype(float) (or funcgrad.numpy.asarray(x, float))."
+        )
+    if holomorphic and kind != "c":
+        raise TypeError(
+            f"{fname} with holomorphic=True requires complex inputs, but {where} has dtype {v.dtype}; "
+            "cast it (x.astype(complex)) or drop holomorphic=True"
         )
     return v
 
 
-def _wrap_inputs(trace, args, argnums, fname, wrap):
+def _wrap_inputs(trace, args, argnums, fname, wrap, holomorphic=False):
     """Replace args[i] (i in argnums) leaf-wise by tracers; return (new_args, leaves, treedef)."""
     new_args = list(args)
     diff = tuple(args[i] for i in argnums)
@@ -81,7 +88,7 @@ def _wrap_inputs(trace, args, argnums, fname, wrap):
     tracers = []
     for (path, leaf) in zip(paths, leaves):
         where = f"argument {argnums[path[0]]}{tree.keystr(path[1:]) if len(path) > 1 else ''}"
-        tracers.append(wrap(_to_diff_input(leaf, where, fname)))
+        tracers.append(wrap(_to_diff_input(leaf, where, fname, holomorphic)))
     rebuilt = tree.tree_unflatten(treedef, tracers)
     for i, sub in zip(argnums, rebuilt):
         new_args[i] = sub
@@ -101,12 +108,18 @@ def _lower_tree(t, trace):
 
 # --- reverse mode ------------------------------------------------------------------------
 
-def value_and_grad(fun, argnums=0, has_aux=False):
+def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False):
     """``fun``'s value and its gradient w.r.t. ``argnums`` (a scalar-output function).
 
     Returns ``(value, grads)``, or ``((value, aux), grads)`` with ``has_aux``.
     ``grads`` has the structure of ``args[argnums]`` (a tuple of them when
     ``argnums`` is a tuple); each gradient has its input's shape and dtype.
+
+    Complex inputs (JAX's convention, docs/transformations.md): for a real
+    output ``f`` of ``z = x + iy`` the gradient is ``df/dx - i df/dy`` (twice
+    the Wirtinger derivative ``df/dz``; descend along its conjugate).  A complex
+    output needs ``holomorphic=True`` (complex inputs then), which gives the
+    complex derivative ``f'(z)``.
     """
     fname = f"grad of {getattr(fun, '__name__', 'function')}"
 
@@ -115,12 +128,12 @@ def value_and_grad(fun, argnums=0, has_aux=False):
         single, nums = _normalize_argnums(argnums, len(args), "grad")
         trace = VJPTrace("grad")
         try:
-            new_args, tracers, treedef = _wrap_inputs(trace, args, nums, "grad", trace.leaf)
+            new_args, tracers, treedef = _wrap_inputs(trace, args, nums, "grad", trace.leaf, holomorphic)
             res = fun(*new_args, **kwargs)
         finally:
             trace.alive = False
         out, aux = _split_aux(res, has_aux, "grad")
-        value, seed_node = _scalar_output(out, trace, fname)
+        value, seed_node = _scalar_output(out, trace, fname, holomorphic)
         cts = {}
         if seed_node is not None:
             cts = backward_pass(trace.tape, {seed_node: ones_like(value)})
@@ -136,13 +149,14 @@ def value_and_grad(fun, argnums=0, has_aux=False):
     return value_and_grad_fun
 
 
-def grad(fun, argnums=0, has_aux=False):
+def grad(fun, argnums=0, has_aux=False, holomorphic=False):
     """The gradient of a scalar-output function, w.r.t. positional argument(s) ``argnums``.
 
     ``grad(f)(x)`` has x's structure, shapes and dtypes.  Compose freely:
-    ``grad(grad(f))``, ``jvp(grad(f), ...)`` and so on, to any order.
+    ``grad(grad(f))``, ``jvp(grad(f), ...)`` and so on, to any order.  Complex
+    inputs and ``holomorphic``: see :func:`value_and_grad`.
     """
-    vg = value_and_grad(fun, argnums, has_aux)
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic)
 
     @functools.wraps(fun)
     def grad_fun(*args, **kwargs):
@@ -160,11 +174,11 @@ def _split_aux(res, has_aux, fname):
     return res[0], res[1]
 
 
-def _scalar_output(out, trace, fname):
+def _scalar_output(out, trace, fname, holomorphic=False):
     """-> (primal value, node to seed or None) for a grad-able scalar output."""
     if isinstance(out, VJPTracer) and out._trace is trace:
         value, node = out.primal, out.node
-    elif isinstance(out, (Array, Tracer, int, float, np.ndarray, np.generic)):
+    elif isinstance(out, (Array, Tracer, int, float, complex, np.ndarray, np.generic)):
         value, node = asarray(out) if not isinstance(out, Tracer) else out, None
     else:
         raise TypeError(
@@ -177,9 +191,17 @@ def _scalar_output(out, trace, fname):
             f"{fname}: grad requires a scalar output, but the function returned shape {shape}. "
             "Reduce it (e.g. .sum()), or use vjp / jacrev for non-scalar outputs."
         )
-    if np.dtype(value.dtype).kind != "f":
+    kind = np.dtype(value.dtype).kind
+    if holomorphic and kind != "c":
+        raise TypeError(
+            f"{fname}: grad with holomorphic=True requires a complex output, but the function returned "
+            f"dtype {value.dtype}"
+        )
+    if not holomorphic and kind != "f":
         raise TypeError(
             f"{fname}: grad requires a real floating-point output, but the function returned dtype {value.dtype}"
+            + (". For the derivative of a holomorphic function pass holomorphic=True; for a non-holomorphic "
+               "complex-valued function use vjp (or take real/imag/abs of the output)" if kind == "c" else "")
         )
     return value, node
 
@@ -227,7 +249,7 @@ def _check_cotangent(cotangent, primal_out, out_primals):
     for (path, ct), p in zip(paths_leaves, out_primals):
         where = tree.keystr(path)
         if not isinstance(ct, (Array, Tracer)):
-            ct = asarray(np.asarray(ct, dtype=p.dtype) if isinstance(ct, (int, float)) else ct)
+            ct = asarray(np.asarray(ct, dtype=p.dtype) if isinstance(ct, (int, float, complex)) else ct)
         if tuple(ct.shape) != tuple(p.shape):
             raise ValueError(
                 f"vjp_fn: the cotangent at {where} has shape {tuple(ct.shape)}, but the output there has shape {tuple(p.shape)}"
@@ -264,7 +286,7 @@ def jvp(fun, primals, tangents, has_aux=False):
     def wrap(p):
         t = next(it)
         if not isinstance(t, (Array, Tracer)):
-            t = asarray(t, dtype=p.dtype if isinstance(t, (int, float)) else None)
+            t = asarray(t, dtype=p.dtype if isinstance(t, (int, float, complex)) else None)
         if tuple(t.shape) != tuple(p.shape):
             raise ValueError(f"jvp: a tangent has shape {tuple(t.shape)} but its primal has shape {tuple(p.shape)}")
         if t.dtype != p.dtype:

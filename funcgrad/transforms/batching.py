@@ -18,7 +18,7 @@ import numpy as np
 import optree
 
 from .. import tree
-from ..core import REGISTRY, Array, ArrayTracer, ShapedArray, Trace, Tracer, asarray
+from ..core import REGISTRY, Array, ArrayTracer, ConcretizationTypeError, ShapedArray, Trace, Tracer, asarray
 from ..primitives._batching import moveaxis
 from ..primitives.creation import full_like
 from ..primitives.index import getitem_p
@@ -29,7 +29,7 @@ __all__ = ["vmap", "BatchTrace", "BatchTracer", "BatchedValueError", "primitives
 _new = object.__new__
 
 
-class BatchedValueError(TypeError):
+class BatchedValueError(ConcretizationTypeError):
     """A batched value was converted to a concrete Python value (bool, float, int, numpy)."""
 
 
@@ -53,40 +53,19 @@ class BatchTracer(ArrayTracer):
         return self.val.device
 
     def _concrete(self):
-        raise self._conversion_error("a concrete array")
+        raise self._conversion_error("conversion to a concrete array")
 
     def _conversion_error(self, what):
         return BatchedValueError(
-            f"vmap: cannot convert a batched value (shape {self.shape} per example, batch size "
-            f"{self._trace.axis_size}) to {what}: its value differs from example to example. "
+            f"vmap: {what} of a batched value (shape {self.shape} per example, batch size "
+            f"{self._trace.axis_size}) is not possible: its value differs from example to example. "
             "Python control flow that depends on values (`if x > 0:`, `while`, `and`/`or`, int(x), "
             "float(x)) cannot be vectorised; select with funcgrad.numpy.where(cond, a, b) instead, "
             "or move the control flow out of the vmapped function."
         )
 
-    def __bool__(self):
-        raise self._conversion_error("a Python bool")
-
-    def __float__(self):
-        raise self._conversion_error("a Python float")
-
-    def __int__(self):
-        raise self._conversion_error("a Python int")
-
-    def __complex__(self):
-        raise self._conversion_error("a Python complex")
-
-    def __index__(self):
-        raise self._conversion_error("an index")
-
-    def item(self, *args):
-        raise self._conversion_error("a Python scalar")
-
-    def tolist(self):
-        raise self._conversion_error("a list")
-
     def __array__(self, dtype=None, copy=None):
-        raise self._conversion_error("a numpy array")
+        raise self._conversion_error("conversion to a numpy array")
 
 
 class BatchTrace(Trace):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 
 from .. import tree
-from ._calls import dispatch, instantiate, is_float, lower_vjp, record_vjp_call
+from ._calls import dispatch, instantiate, is_inexact, lower_vjp, record_vjp_call
 from .batching import BatchTrace, vmap
 from .forward import JVPTrace, JVPTracer
 from .reverse import VJPTrace
@@ -68,7 +68,7 @@ def _vjp_of_checkpoint(trace, fun, leaves, name):
 
     def recompute_rule(g, ans, *args):
         traced = [i for i, p in enumerate(parents) if p is not None]
-        diff_out = [k for k, o in enumerate(ans) if is_float(o) and hasattr(o, "shape")]
+        diff_out = [k for k, o in enumerate(ans) if is_inexact(o) and hasattr(o, "shape")]
 
         def body(*xs):
             full = list(args)
@@ -114,7 +114,7 @@ def _jvp_of_checkpoint(trace, fun, leaves, name):
 
     both = call_checkpoint(pushforward, primals + tangents, name)
     k = len(both) // 2
-    return [trace.new_tracer(p, t) if is_float(p) and hasattr(p, "shape") else p
+    return [trace.new_tracer(p, t) if is_inexact(p) and hasattr(p, "shape") else p
             for p, t in zip(both[:k], both[k:])]
 
 

@@ -35,7 +35,7 @@ from .. import tree
 from ..core import Tracer
 from ..primitives._batching import moveaxis
 from ..primitives.reduce import reduce_sum
-from ._calls import dispatch, instantiate, is_float, lower_vjp, record_vjp_call, zero_tangent
+from ._calls import dispatch, instantiate, is_inexact, lower_vjp, record_vjp_call, zero_tangent
 from .batching import BatchTrace, vmap
 from .forward import JVPTrace, JVPTracer, _fit
 from .jit import JitTrace
@@ -159,7 +159,7 @@ def _jvp_of_custom_jvp(trace, rule, leaves):
             primals.append(x)
             tangents.append(zero_tangent(x))
     p_out, t_out = rule(primals, tangents)
-    return [trace.new_tracer(p, _fit(t, p)) if is_float(p) and hasattr(p, "shape") else p
+    return [trace.new_tracer(p, _fit(t, p)) if is_inexact(p) and hasattr(p, "shape") else p
             for p, t in zip(p_out, t_out)]
 
 
@@ -171,7 +171,7 @@ def _vjp_of_custom_jvp(trace, fun, rule, leaves, name):
 
     def transpose_rule(g, ans, *args):
         traced = [i for i, p in enumerate(parents) if p is not None]
-        diff_out = [k for k, o in enumerate(ans) if is_float(o) and hasattr(o, "shape")]
+        diff_out = [k for k, o in enumerate(ans) if is_inexact(o) and hasattr(o, "shape")]
 
         def tangent_map(*ts):  # linear in ts: its vjp is the transpose we want
             full = [zero_tangent(a) for a in args]

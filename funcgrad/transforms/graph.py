@@ -23,7 +23,7 @@ import itertools
 import numpy as np
 
 from .. import tree
-from ..array import PrimalTracer
+from ..array import InspectingTracer
 from ..core import Array, ShapedArray, Trace, Tracer, asarray
 from ..primitives.creation import zeros_like
 
@@ -180,7 +180,7 @@ class Graph:
         return "\n".join(lines)
 
 
-class GraphTracer(PrimalTracer):
+class GraphTracer(InspectingTracer):
     __slots__ = ("var",)
 
 

@@ -56,12 +56,22 @@ def _split_columns(flat, leaves, lead_shape, axis_first):
     return out
 
 
-def _check_float(leaves, what, fname):
+def _check_dtypes(leaves, what, fname, holomorphic, allow_complex):
+    """JAX's checks: holomorphic wants complex; otherwise real (or, where allowed, complex) floats."""
     for x in leaves:
-        if np.dtype(x.dtype).kind != "f":
+        kind = np.dtype(x.dtype).kind
+        if holomorphic:
+            if kind != "c":
+                raise TypeError(f"{fname} with holomorphic=True requires complex {what}, got dtype {x.dtype}")
+        elif kind == "c" and not allow_complex:
             raise TypeError(
-                f"{fname} requires real floating-point {what}, got dtype {x.dtype}; cast it first "
-                "(x.astype(float))"
+                f"{fname} requires real floating-point {what}, got dtype {x.dtype}. For the Jacobian of a "
+                f"holomorphic function pass holomorphic=True; for a non-holomorphic one use "
+                f"{'vjp' if fname == 'jacrev' else 'jvp'} directly"
+            )
+        elif kind not in "fc":
+            raise TypeError(
+                f"{fname} requires floating-point {what}, got dtype {x.dtype}; cast it first (x.astype(float))"
             )
 
 
@@ -85,22 +95,27 @@ def _nest(out_leaves, out_tree, in_tree, blocks, single):
     return tree.tree_unflatten(out_tree, rows)
 
 
-def jacrev(fun, argnums=0, has_aux=False):
+def jacrev(fun, argnums=0, has_aux=False, holomorphic=False):
     """Jacobian of ``fun`` w.r.t. ``argnums`` by reverse mode: one vmapped vjp over output basis.
 
     Efficient when outputs are fewer than inputs.  Returns the Jacobian
     (``(jac, aux)`` with ``has_aux``); see the module docstring for shapes.
+    Complex inputs are fine for real outputs (each row is a conjugate-convention
+    gradient, as ``grad``); complex outputs need ``holomorphic=True``.
     """
     @functools.wraps(fun)
     def jac_fun(*args):
         single, nums = _normalize_argnums(argnums, len(args), "jacrev")
         diff = tuple(args[i] for i in nums)
+        if holomorphic:
+            _check_dtypes([asarray(x) if not isinstance(x, (Array, Tracer)) else x for x in tree.tree_leaves(diff)],
+                          "inputs", "jacrev", True, True)
         res = vjp(_partial(fun, args, nums), *diff, has_aux=has_aux)
         y, pullback = res[0], res[1]
         out_leaves, out_tree = tree.tree_flatten(y)
         in_leaves, in_tree = tree.tree_flatten(diff)
         out_leaves = [x if isinstance(x, (Array, Tracer)) else asarray(x) for x in out_leaves]
-        _check_float(out_leaves, "outputs", "jacrev")
+        _check_dtypes(out_leaves, "outputs", "jacrev", holomorphic, False)
         if sum(_size(x.shape) for x in out_leaves) == 0 or not in_leaves:
             blocks = [[full_like(x, 0, shape=tuple(x.shape) + tuple(i.shape), dtype=i.dtype) for i in in_leaves]
                       for x in out_leaves]
@@ -119,10 +134,11 @@ def jacrev(fun, argnums=0, has_aux=False):
 jacobian = jacrev
 
 
-def jacfwd(fun, argnums=0, has_aux=False):
+def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
     """Jacobian of ``fun`` w.r.t. ``argnums`` by forward mode: one vmapped jvp over input basis.
 
     Efficient when inputs are fewer than outputs; same result as :func:`jacrev`.
+    Complex outputs of real inputs are fine; complex inputs need ``holomorphic=True``.
     """
     @functools.wraps(fun)
     def jac_fun(*args):
@@ -130,7 +146,7 @@ def jacfwd(fun, argnums=0, has_aux=False):
         diff = tuple(args[i] for i in nums)
         in_leaves, in_tree = tree.tree_flatten(diff)
         in_leaves = [x if isinstance(x, (Array, Tracer)) else asarray(x) for x in in_leaves]
-        _check_float(in_leaves, "inputs", "jacfwd")
+        _check_dtypes(in_leaves, "inputs", "jacfwd", holomorphic, False)
         diff = tree.tree_unflatten(in_tree, in_leaves)
         f = _partial(fun, args, nums)
 
@@ -155,13 +171,17 @@ def jacfwd(fun, argnums=0, has_aux=False):
             t_leaves = tree.tree_leaves(tangents)  # per output leaf: out.shape + (total_in,)
             per_out = [_split_columns(t, in_leaves, tuple(o.shape), False) for t, o in zip(t_leaves, out_leaves)]
             blocks = per_out
-        _check_float([x if hasattr(x, "dtype") else asarray(x) for x in out_leaves], "outputs", "jacfwd")
+        _check_dtypes([x if hasattr(x, "dtype") else asarray(x) for x in out_leaves], "outputs", "jacfwd",
+                      holomorphic, True)
         jac = _nest(out_leaves, out_tree, in_tree, blocks, single)
         return (jac, aux) if has_aux else jac
 
     return jac_fun
 
 
-def hessian(fun, argnums=0, has_aux=False):
-    """Hessian: ``jacfwd(jacrev(fun))`` (forward over reverse, the efficient order)."""
-    return jacfwd(jacrev(fun, argnums, has_aux), argnums, has_aux)
+def hessian(fun, argnums=0, has_aux=False, holomorphic=False):
+    """Hessian: ``jacfwd(jacrev(fun))`` (forward over reverse, the efficient order).
+
+    As in JAX, complex inputs need ``holomorphic=True`` (a holomorphic ``fun``).
+    """
+    return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic)

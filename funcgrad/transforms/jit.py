@@ -37,12 +37,12 @@ import numpy as np
 
 from .. import backend, tree
 from ..array import ArrayTracer
-from ..core import Array, Primitive, ShapedArray, Trace, Tracer, Zero, asarray
+from ..core import Array, ConcretizationTypeError, Primitive, ShapedArray, Trace, Tracer, Zero, asarray
 from ..primitives.creation import zeros_like
 from . import compile as _compile
 from .graph import Eqn, Graph, Literal, Var, _names
 
-__all__ = ["jit", "make_jaxpr", "ConcretizationTypeError", "JitTrace", "Compiled"]
+__all__ = ["jit", "make_jaxpr", "JitTrace", "Compiled"]
 
 log = logging.getLogger("funcgrad.jit")
 if os.environ.get("FUNCGRAD_JIT_LOG", "").lower() in ("1", "true", "yes"):
@@ -50,10 +50,6 @@ if os.environ.get("FUNCGRAD_JIT_LOG", "").lower() in ("1", "true", "yes"):
     _h.setFormatter(logging.Formatter("funcgrad.jit: %(message)s"))
     log.addHandler(_h)
     log.setLevel(logging.INFO)
-
-
-class ConcretizationTypeError(TypeError):
-    """A traced value was used where a concrete Python value is needed (``if``, ``float()``, ...)."""
 
 
 # --- tracing ------------------------------------------------------------------------------
@@ -77,14 +73,17 @@ class JitTracer(ArrayTracer):
     def aval(self):
         return self.var.aval
 
-    def _concrete(self):
-        raise ConcretizationTypeError(
-            f"a value traced by {self._trace.describe()} has no concrete value: it is abstract "
-            f"({self.dtype.name}{list(self.shape)}, derived from {self.origin}). Python control flow, "
-            "float()/int()/bool()/.item() and boolean-mask indexing need concrete values: mark the argument "
+    def _conversion_error(self, what):
+        return ConcretizationTypeError(
+            f"{what} was applied to a value traced by {self._trace.describe()}, which has no concrete value: "
+            f"it is abstract ({self.dtype.name}{list(self.shape)}, derived from {self.origin}). Python control "
+            "flow, float()/int()/bool()/.item() and boolean-mask indexing need concrete values: mark the argument "
             "static (jit(f, static_argnums=...) / static_argnames=...), or compute both branches and "
             "select with funcgrad.numpy.where instead of Python control flow on traced values."
         )
+
+    def _concrete(self):
+        raise self._conversion_error("reading the value")
 
     def __repr__(self):
         return f"Traced<{self._trace.describe()}>({self.dtype.name}{list(self.shape)})"

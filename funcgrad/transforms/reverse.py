@@ -81,7 +81,7 @@ class VJPTrace(Trace):
                 return out
             parents = (node_in,)
             # keep only what the rules read; a node stands in for an unsaved arg's aval
-            primals = parents if prim.unsaved else (a.primal,)
+            primals = parents if prim.unsaved or (prim.reads is not None and 0 not in prim.reads[0]) else (a.primal,)
         else:
             primals = []
             parents = []
@@ -97,7 +97,7 @@ class VJPTrace(Trace):
             out = prim.bind(*primals, **params)
             if not prim.differentiable or not traced:
                 return out
-            unsaved = prim.unsaved
+            unsaved = prim.unsaved if prim.reads is None else prim.unsaved_given([p is not None for p in parents])
             if unsaved:
                 for i in (range(len(primals)) if unsaved is ALL_ARGS else unsaved):
                     if i < len(primals):
@@ -180,30 +180,11 @@ def backward_pass(tape, seeds, release=True):
                 g = pop(node, None)
             if g is None:
                 continue
-            args = node.args
             parents = node.parents
-            params = node.params
             ans = node.out if prim.saves_out else node
-            if prim.vjp_all is not None:
-                outs = prim.vjp_all(g, ans, *args, **params)
-                for i, p in enumerate(parents):
-                    c = outs[i]
-                    if p is not None and c is not None and type(c) is not Zero:
-                        c = fit_cotangent(c, p.shape, p.dtype, prim, i)
-                        prev = get(p)
-                        cts[p] = c if prev is None else add(prev, c)
-            else:
-                rules = prim.vjps
-                if rules is None or (len(rules) != len(parents) and _extra_traced(rules, parents)):
-                    raise _rule_count_error(prim, rules, parents)
-                for p, rule in zip(parents, rules):
-                    if p is None:
-                        continue
-                    if rule is None:
-                        raise missing_rule(prim, "vjp", parents.index(p), "reverse-mode differentiation")
-                    c = rule(g, ans, *args, **params)
-                    if type(c) is not Array or c._value.shape != p.shape or c._value.dtype != p.dtype:
-                        c = fit_cotangent(c, p.shape, p.dtype, prim, parents.index(p))
+            # (no Zero comes back: zero-derivative primitives are not recorded by VJPTrace)
+            for p, c in zip(parents, apply_vjp_rules(prim, g, ans, node.args, node.params, parents)):
+                if c is not None:
                     prev = get(p)
                     cts[p] = c if prev is None else add(prev, c)
             if release:  # (after a failure the whole tape is dropped with its trace)
@@ -211,14 +192,59 @@ def backward_pass(tape, seeds, release=True):
     return cts
 
 
+def apply_vjp_rules(prim, g, ans, args, params, parents, transform="reverse-mode differentiation"):
+    """The one rule driver: cotangents of one recorded application of ``prim``.
+
+    Serves this module's backward pass and funcgrad.compat's engine.  ``g``: the
+    output's cotangent (a tuple, Zero for missing ones, for multiple results);
+    ``args``: what was saved for the rules; ``parents[i]``: an aval-like object
+    (``.shape``, ``.dtype``) for an argument that needs a cotangent, else None.
+    Returns one entry per argument: its cotangent fitted to its shape and dtype
+    (``fit_cotangent``), None where it needs none or the rules give none, and a
+    symbolic Zero for an argument of a zero-derivative primitive (floor, sign)
+    that has no rule.  A missing rule raises ``MissingRuleError`` naming
+    ``transform``.
+    """
+    if prim.vjp_all is not None:
+        outs = prim.vjp_all(g, ans, *args, **params)
+        return [None if p is None or c is None or type(c) is Zero else fit_cotangent(c, p.shape, p.dtype, prim, i)
+                for i, (p, c) in enumerate(zip(parents, outs))]
+    rules = prim.vjps
+    if rules is None or len(rules) < len(parents):
+        rules = _padded_rules(prim, rules, parents, transform)
+    res = []
+    for p, rule in zip(parents, rules):
+        if p is None:
+            res.append(None)
+        elif rule is None:
+            if not prim.zero_derivative:
+                raise missing_rule(prim, "vjp", len(res), transform)
+            res.append(Zero(p))  # PyTorch: a zero gradient, not none
+        else:
+            c = rule(g, ans, *args, **params) if params else rule(g, ans, *args)
+            if type(c) is not Array or c._value.shape != p.shape or c._value.dtype != p.dtype:
+                c = fit_cotangent(c, p.shape, p.dtype, prim, len(res))
+            res.append(c)
+    return res
+
+
+def _padded_rules(prim, rules, parents, transform):
+    """Per-argument rules for every argument: arguments past the rules must be untraced
+    (index arrays), unless the primitive's derivative is zero anyway."""
+    rules = rules or ()
+    if not prim.zero_derivative and _extra_traced(rules, parents):
+        raise _rule_count_error(prim, prim.vjps, parents, transform)
+    return tuple(rules) + (None,) * (len(parents) - len(rules))
+
+
 def _extra_traced(rules, parents):
     """Arguments beyond the per-argument rules are fine only if untraced (e.g. index arrays)."""
     return any(p is not None for p in parents[len(rules):])
 
 
-def _rule_count_error(prim, rules, parents):
+def _rule_count_error(prim, rules, parents, transform):
     if rules is None:
-        return missing_rule(prim, "vjp", transform="reverse-mode differentiation")
+        return missing_rule(prim, "vjp", transform=transform)
     return TypeError(
         f"primitive '{prim.name}' was applied to {len(parents)} arguments but defines "
         f"{len(rules)} per-argument vjp rules (variadic primitives need defvjp_joint)"

@@ -74,10 +74,13 @@ def test_dense_at_sparse_vectors_and_csr():
     np.testing.assert_array_equal(csr.col_indices().numpy(), [2, 0, 2])
     np.testing.assert_array_equal(csr.values().numpy(), [4.0, 4.0, 5.0])
     np.testing.assert_allclose(torch.mm(csr, torch.ones(3, 2)).numpy(), DENSE @ np.ones((3, 2)))
+    np.testing.assert_allclose((torch.ones(4, 2) @ csr).numpy(), np.ones((4, 2)) @ DENSE)
     made = torch.sparse_csr_tensor(torch.tensor([0, 2, 3]), torch.tensor([0, 2, 1]), torch.tensor([1.0, 2.0, 3.0]))
     np.testing.assert_array_equal(made.to_dense().numpy(), [[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]])
     with pytest.raises(RuntimeError, match="sparse row compressed"):
         a.crow_indices()
+    with pytest.raises(NotImplementedError, match="sparse_csc"):
+        csr.t()
 
 
 def test_sparse_leaf_gets_a_sparse_grad():

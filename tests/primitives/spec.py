@@ -7,7 +7,10 @@ sometimes as strided views) are what derivatives are checked against;
 ``kwargs`` hold everything non-differentiable (masks, indices, axes).
 
 Add specs in a module of ``tests/primitives/specs/`` as a module-level
-``SPECS`` list; :data:`ALL_SPECS` collects every such module.
+``SPECS`` list; :data:`ALL_SPECS` collects every such module.  A spec named in
+a module's ``COMPLEX_VARIANTS`` also runs as ``NAME[complex]``: the same draws
+with an imaginary part (in [-0.5, 0.5]: away from the branch points at +-i) added to every floating-point array, so the
+rules are checked on complex inputs (both real directions, to the same order).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ class Spec:
     order: int = 2
     tol: dict = dataclasses.field(default_factory=dict)
     noncontiguous: bool = True
+    few_draws: bool = False  # expensive impls (scipy's logm): a handful of draws only
 
     def __repr__(self):
         return self.name
@@ -58,18 +62,44 @@ def binary_broadcast(draw, low=-2.0, high=2.0, low2=None, high2=None, avoid2=())
     return (a, b), {}
 
 
+@st.composite
+def with_imaginary_parts(draw, args, low=-0.5, high=0.5):
+    """``args``' draws with ``1j * y`` added to every float array (float32 -> complex64).
+
+    y avoids 0: a value with an exactly zero imaginary part is where LAPACK's complex QR
+    switches branch (it skips a reflection), which finite differences would straddle.
+    """
+    arrays, kwargs = draw(args)
+    out = []
+    for a in arrays:
+        if a.dtype.kind == "f":
+            y = draw(floats_of(a.shape, low, high, avoid=(0.0,), dtype=a.dtype))
+            a = (a + 1j * y).astype(np.result_type(a.dtype, np.complex64))
+        out.append(a)
+    return tuple(out), kwargs
+
+
+def complex_variant(spec):
+    return dataclasses.replace(spec, name=f"{spec.name}[complex]", args=with_imaginary_parts(spec.args))
+
+
 def _collect():
     from . import specs
 
-    out = []
+    out, complex_names = [], set()
     for mod in pkgutil.iter_modules(specs.__path__):
         m = importlib.import_module(f"{specs.__name__}.{mod.name}")
         out.extend(getattr(m, "SPECS", []))
+        complex_names.update(getattr(m, "COMPLEX_VARIANTS", ()))
+    unknown = complex_names - {s.name for s in out}
+    if unknown:
+        raise ValueError(f"COMPLEX_VARIANTS names no spec: {sorted(unknown)}")
+    variants = [complex_variant(s) for s in out if s.name in complex_names]
     names = [s.name for s in out]
     dup = {n for n in names if names.count(n) > 1}
     if dup:
         raise ValueError(f"duplicate spec names: {sorted(dup)}")
-    return out
+    return out, variants
 
 
-ALL_SPECS = _collect()
+ALL_SPECS, COMPLEX_SPECS = _collect()  # COMPLEX_SPECS: the NAME[complex] variants

@@ -14,7 +14,7 @@ from funcgrad.core import REGISTRY
 from funcgrad.testing import check_grads, check_shape_rules
 from funcgrad.testing.strategies import to_device
 
-from .spec import ALL_SPECS
+from .spec import ALL_SPECS, COMPLEX_SPECS
 
 # funcgrad's own primitives (tests define some of their own, some at import time)
 BUILTIN_PRIMITIVES = {n: p for n, p in REGISTRY.items() if getattr(p.impl, "__module__", "").startswith("funcgrad")}
@@ -40,9 +40,17 @@ def _run(spec, data, device, order):
         fg.set_default_device(prev)
 
 
-@pytest.mark.parametrize("spec", ALL_SPECS, ids=lambda s: s.name)
+@pytest.mark.parametrize("spec", [s for s in ALL_SPECS if not s.few_draws], ids=lambda s: s.name)
 @given(data=st.data())
 def test_primitive_cpu(spec, data):
+    _run(spec, data, "cpu", spec.order)
+
+
+@pytest.mark.parametrize("spec", [s for s in ALL_SPECS if s.few_draws], ids=lambda s: s.name)
+@settings(max_examples=3)
+@given(data=st.data())
+def test_primitive_cpu_few_draws(spec, data):
+    """Specs whose impl is slow (Spec.few_draws): the same checks on fewer draws."""
     _run(spec, data, "cpu", spec.order)
 
 
@@ -52,6 +60,16 @@ def test_primitive_cpu(spec, data):
 def test_primitive_standin(spec, data):
     """The same on the strict stand-in backend: catches impls that hard-code numpy."""
     _run(spec, data, "standin", 1)
+
+
+@pytest.mark.parametrize("spec", COMPLEX_SPECS, ids=lambda s: s.name)
+@settings(max_examples=2)
+@given(data=st.data())
+def test_primitive_complex_cpu(spec, data):
+    """The specs of specs/complex_inputs.py's COMPLEX_VARIANTS with complex arguments (fewer draws:
+    the real draws already cover the shapes and the stand-in backend), to the spec's order
+    in both modes.  ``--hypothesis-profile thorough`` draws more."""
+    _run(spec, data, "cpu", spec.order)
 
 
 @pytest.mark.skipif(not fg.cuda_available(), reason="no GPU (cupy sees no CUDA device)")

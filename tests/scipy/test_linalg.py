@@ -86,8 +86,9 @@ def test_matrix_functions():
 def test_sqrtm():
     # cpu-only on cuda (cupyx.scipy.linalg lacks sqrtm): skipped there, see docs/backends.md
     np.testing.assert_allclose(np.asarray(fl.sqrtm(SPD)), sl.sqrtm(SPD), rtol=1e-10)
-    with pytest.raises(ValueError, match="complex"):
-        fl.sqrtm(-np.eye(2))
+    neg = fl.sqrtm(-np.eye(2))  # complex, as scipy's (tests/scipy/test_linalg_complex.py)
+    assert neg.dtype == np.complex128
+    np.testing.assert_allclose(np.asarray(neg), sl.sqrtm(-np.eye(2)))
 
 
 def test_solve_banded_and_block_diag():

@@ -100,9 +100,9 @@ def test_value_dependent_control_flow_is_a_clear_error():
     def f(x):
         return x if x > 0 else -x
 
-    with pytest.raises(BatchedValueError, match="Python bool.*funcgrad.numpy.where"):
+    with pytest.raises(BatchedValueError, match=r"bool\(\).*funcgrad.numpy.where"):
         fg.vmap(f)(fnp.ones(3))
-    with pytest.raises(BatchedValueError, match="Python float"):
+    with pytest.raises(BatchedValueError, match=r"float\(\)"):
         fg.vmap(lambda x: float(x))(fnp.ones(3))
     with pytest.raises(BatchedValueError, match="numpy array"):
         fg.vmap(lambda x: np.sin(x))(fnp.ones(3))

@@ -281,8 +281,8 @@ class _BatchNorm(_NormBase):
     _dims = (2, 3)
 
     def forward(self, input):
-        if input.dim() not in self._dims:
-            raise ValueError(f"expected {' or '.join(f'{d}D' for d in self._dims)} input (got {input.dim()}D input)")
+        if input.ndim not in self._dims:
+            raise ValueError(f"expected {' or '.join(f'{d}D' for d in self._dims)} input (got {input.ndim}D input)")
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             with no_grad():

@@ -182,9 +182,10 @@ def sparse_dense_mm(a, b, name="mm"):
 def dense_sparse_mm(x, a):
     """dense (N, M) or (M,) @ sparse (M, K) = (a^T @ x^T)^T."""
     x = as_t(x)
+    at = to_layout(a, sparse_coo).t()  # (a CSR matrix's transpose is CSC: its COO form serves)
     if x.dim() == 2:
-        return sparse_dense_mm(a.t(), x.t(), "matmul").t()
-    return sparse_dense_mm(a.t(), x, "matmul")
+        return sparse_dense_mm(at, x.t(), "matmul").t()
+    return sparse_dense_mm(at, x, "matmul")
 
 
 def sparse_sum(t, dim=None, dtype=None):

@@ -236,7 +236,9 @@ class SparseTensor(Tensor):
         return self.transpose(0, 1)
 
     def transpose(self, dim0, dim1):
-        self._coo_only("transpose")
+        if self._layout != sparse_coo:
+            raise NotImplementedError("funcgrad.compat: transposing a CSR tensor (a sparse_csc result) is not "
+                                      "supported; use .to_sparse_coo().t()")
         perm = list(range(self.dim()))
         d0, d1 = dim0 % self.dim(), dim1 % self.dim()
         perm[d0], perm[d1] = perm[d1], perm[d0]

@@ -106,7 +106,7 @@ def _transpose_args(draw):
 def _gather_transpose(g, shape, idx):
     import funcgrad as fg
 
-    _, pullback = fg.vjp(lambda t: t[_idx({"idx": idx})], fnp.zeros(shape))
+    _, pullback = fg.vjp(lambda t: t[_idx({"idx": idx})], fnp.zeros(shape, dtype=g.dtype))
     return pullback(g)[0]
 
 
