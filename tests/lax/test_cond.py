@@ -16,7 +16,7 @@ def branchy(x, w):
 
 
 def branchy_py(x, w):
-    return {"y": fnp.sin(x) * w, "n": 1} if float(fnp.sum(x)) > 0 else {"y": x ** 3 * w, "n": 2}
+    return {"y": fnp.sin(x) * w, "n": 1} if fnp.sum(x) > 0 else {"y": x ** 3 * w, "n": 2}
 
 
 @pytest.mark.parametrize("x", [[0.5, 0.25], [-0.5, -1.0]])
