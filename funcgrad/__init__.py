@@ -21,6 +21,7 @@ from .transforms import (
     linearize, make_graph, make_jaxpr, remat, stop_gradient, value_and_grad, vjp, vmap,
 )
 from . import sparse  # noqa: E402,F401  (funcgrad.sparse: BCOO sparse arrays, docs/sparse.md)
+from . import lax  # noqa: E402,F401  (funcgrad.lax: cond, switch, while_loop, fori_loop, scan, map)
 
 __version__ = "0.1.0"
 
@@ -28,7 +29,7 @@ __all__ = [
     "Array", "ConcretizationTypeError", "Device", "DeviceMismatchError", "EscapedTracerError", "MissingRuleError",
     "Primitive", "ShapedArray", "Tracer", "asarray", "checkpoint", "cuda_available", "custom_jvp",
     "custom_vjp", "default_device", "device_put", "devices", "grad", "hessian", "jacfwd", "jacobian",
-    "jacrev", "jit", "jvp", "linearize", "make_graph", "make_jaxpr", "nn", "numpy", "optim", "random", "remat",
+    "jacrev", "jit", "jvp", "lax", "linearize", "make_graph", "make_jaxpr", "nn", "numpy", "optim", "random", "remat",
     "set_default_device", "sparse", "stop_gradient", "tree", "value_and_grad", "vjp", "vmap",
 ]
 

@@ -173,7 +173,7 @@ def test_readme_tour_runs():
     assert namespace["model"].layers[0].weight.shape == (32, 64)
 
 
-@pytest.mark.parametrize("page", ["docs/guide-functional.md", "docs/coming-from-jax.md"])
+@pytest.mark.parametrize("page", ["docs/guide-functional.md", "docs/coming-from-jax.md", "docs/control-flow.md"])
 def test_doc_examples_run(page, capsys):
     """Every python block of the page, in order, in one namespace (the page reads top to bottom)."""
     text = (ROOT / page).read_text()

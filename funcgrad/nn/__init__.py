@@ -10,5 +10,7 @@ from .layers import *  # noqa: F401,F403
 from .layers import __all__ as _layers
 from .module import *  # noqa: F401,F403
 from .module import __all__ as _module
+from .recurrent import *  # noqa: F401,F403
+from .recurrent import __all__ as _recurrent
 
-__all__ = ["functional", "init"] + _layers + _module
+__all__ = ["functional", "init"] + _layers + _module + _recurrent
