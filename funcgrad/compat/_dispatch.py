@@ -50,6 +50,44 @@ def as_t(x):
     return tensor(x) if not isinstance(x, np.ndarray) else wrap(np.array(x))
 
 
+def tensor_arg(x, fname, name="input", position=1):
+    """PyTorch's check of an argument that must be a Tensor (funcgrad values count as one)."""
+    if not isinstance(x, (Tensor, Tracer, Array)):
+        raise TypeError(f"{fname}(): argument '{name}' (position {position}) must be Tensor, not {type(x).__name__}")
+    return x
+
+
+_SCALAR_TYPES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+                 "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+                 "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
+def _scalar_type(dtype):
+    """PyTorch's ScalarType name of a dtype (as its error messages print it)."""
+    name = str(dtype).split(".")[-1]
+    return _SCALAR_TYPES.get(name, name)
+
+
+def write_out(out, result, fname):
+    """``out=`` as PyTorch applies it: ``result`` written into ``out`` (resized to its shape), which is
+    returned; a result dtype that cannot be cast to out's, or autograd through out=, is a RuntimeError."""
+    from .dtypes import can_cast  # noqa: PLC0415
+    from .grad_mode import is_grad_enabled  # noqa: PLC0415
+
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{fname}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if is_grad_enabled() and (result.requires_grad or out.requires_grad):
+        raise RuntimeError(f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    if not can_cast(result.dtype, out.dtype):
+        raise RuntimeError(f"result type {_scalar_type(result.dtype)} can't be cast to the desired output type "
+                           f"{_scalar_type(out.dtype)}")
+    if tuple(out.shape) != tuple(result.shape):
+        out.resize_(*result.shape)
+    out.copy_(result)
+    return out
+
+
 def cast(x, npd):
     """Tensor x converted to numpy dtype npd (recorded, so gradients flow)."""
     if type(x) in TENSOR_TYPES:

@@ -9,7 +9,7 @@ from ..core import REGISTRY, Array, bind
 from ..primitives import elementwise as ew
 from . import dtypes
 from .dtypes import buf_of
-from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote
+from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote, tensor_arg, write_out
 from .device import check_same, like, xp_of
 from .tensor import Tensor, wrap
 
@@ -107,10 +107,11 @@ def _unary(prim_name, torch_name, floats=True):
     prim = _P[prim_name]
 
     def f(input, *, out=None):
-        if type(input) is Tensor and (not floats or input._value.dtype.kind == "f"):
+        if out is None and type(input) is Tensor and (not floats or input._value.dtype.kind == "f"):
             return bind(prim, input)
-        x = as_t(input)
-        return apply(prim, float_input(x) if floats else x)
+        x = tensor_arg(input, torch_name)
+        r = apply(prim, float_input(x) if floats else x)
+        return r if out is None else write_out(out, r, torch_name)
     f.__name__ = torch_name
     return f
 
