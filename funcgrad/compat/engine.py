@@ -150,8 +150,22 @@ def _run_hooks(hooks, g, create_graph):
         if new is not None:
             if not isinstance(new, Tensor):
                 raise TypeError(f"a tensor hook must return a Tensor or None, got {type(new).__name__}")
+            _check_hook_result(h, g, new)
             g = _internal(new, create_graph)
     return g
+
+
+def _check_hook_result(hook, g, new):
+    """PyTorch's checks of a gradient a hook returned: same size, same type as the one it received."""
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if tuple(new.shape) != tuple(g.shape):
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    got = g._value.dtype if isinstance(g, Tensor) else g.dtype  # (a Tensor under create_graph)
+    if new._value.dtype != got:
+        from ._dispatch import _scalar_type  # noqa: PLC0415
+
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was torch.{_scalar_type(got)}Tensor "
+                           f"got torch.{_scalar_type(new._value.dtype)}Tensor)")
 
 
 def _needed(roots, targets):
