@@ -54,3 +54,12 @@ def print_table(title, rows, headers):
     print("  ".join("-" * w for w in widths))
     for r in rows:
         print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+
+
+def print_ratios(title, res, reference_label, scale, unit, ratio_fmt="{:.2f}x", time_fmt="{:.2f}"):
+    """Print ``compare``'s result as a table: the reference row, then each candidate's time (seconds
+    times ``scale``, in ``unit``) and its ratio to the reference."""
+    rows = [(reference_label, time_fmt.format(res["reference_s"] * scale), ratio_fmt.format(1.0))]
+    for name, ratio in res["ratio"].items():
+        rows.append((name, time_fmt.format(res["seconds"][name] * scale), ratio_fmt.format(ratio)))
+    print_table(title, rows, ["", unit, "vs reference"])

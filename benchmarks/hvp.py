@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._harness import compare, optional, print_table
+from ._harness import compare, optional, print_ratios
 
 N = 256
 
@@ -57,9 +57,6 @@ def run(rounds=20):
         xj, vj = jnp.asarray(x), jnp.asarray(v)
         candidates["jax jit(jvp(grad))"] = lambda: jh(xj, vj).block_until_ready()
     res = compare(lambda: closed_form(w, x, v), candidates, rounds=rounds, repeat=20)
-    rows = [("closed form in numpy (reference)", f"{res['reference_s'] * 1e6:.1f}", "1.00x")]
-    for name, ratio in res["ratio"].items():
-        rows.append((name, f"{res['seconds'][name] * 1e6:.1f}", f"{ratio:.2f}x"))
-    print_table(f"hvp: Hessian-vector product, {N}x{N} float64 (median of {rounds} rounds)", rows,
-                ["", "us/call", "vs closed form"])
+    print_ratios(f"hvp: Hessian-vector product, {N}x{N} float64 (median of {rounds} rounds)", res,
+                 "closed form in numpy (reference)", 1e6, "us/call", time_fmt="{:.1f}")
     return res

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._harness import compare, print_table
+from ._harness import compare, print_ratios
 
 STEPS, UNITS = 1000, 16
 
@@ -47,9 +47,6 @@ def run(rounds=10):
     res = compare(lambda: numpy_grad(w, h0, xs), {
         "fg.jit(fg.grad(loss)) with lax.scan": lambda: g(fw, fh0, fxs),
     }, rounds=rounds, repeat=3)
-    rows = [("numpy forward + hand-written backward", f"{res['reference_s'] * 1e3:.2f}", "1.0x")]
-    for name, ratio in res["ratio"].items():
-        rows.append((name, f"{res['seconds'][name] * 1e3:.2f}", f"{ratio:.2f}x"))
-    print_table(f"scan_grad: {STEPS} steps, {UNITS} units (median of {rounds} rounds)", rows,
-                ["", "ms/call", "vs numpy"])
+    print_ratios(f"scan_grad: {STEPS} steps, {UNITS} units (median of {rounds} rounds)", res,
+                 "numpy forward + hand-written backward", 1e3, "ms/call")
     return res
