@@ -23,7 +23,7 @@ from ..core import Array, ShapedArray, Tracer, Zero
 from ..numpy import asarray
 from ..transforms.jit import Jitted
 
-__all__ = ["trace_flat", "derive", "aval_of", "describe", "operand", "is_float", "check_same_types", "name_of",
+__all__ = ["check_unroll", "trace_flat", "derive", "aval_of", "describe", "operand", "is_float", "check_same_types", "name_of",
            "select_lanes", "split_known", "devices_of"]
 
 _POS = inspect.Parameter.POSITIONAL_ONLY
@@ -37,6 +37,14 @@ def operand(x, what):
         return asarray(x)
     except Exception as e:  # noqa: BLE001 - re-raised with the argument's name
         raise TypeError(f"{what}: leaves must be arrays or numbers, got {type(x).__name__} {x!r:.60}") from e
+
+
+def check_unroll(unroll, fname):
+    """JAX's rule for ``unroll`` (a bool or a positive int); the value only hints at performance: funcgrad
+    never unrolls, which gives the same results."""
+    if unroll is None or type(unroll) is bool or (isinstance(unroll, (int, np.integer)) and unroll >= 1):
+        return
+    raise ValueError(f"{fname}: `unroll` must be a `bool` or a positive `int`, got {unroll!r}")
 
 
 def name_of(f):

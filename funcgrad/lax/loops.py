@@ -27,7 +27,8 @@ from ..primitives.creation import zeros_like
 from ..transforms.api import jvp
 from ..transforms.batching import vmap
 from ._body import (
-    aval_of, check_same_types, derive, describe, devices_of, is_float, name_of, operand, select_lanes, trace_flat,
+    aval_of, check_same_types, check_unroll, derive, describe, devices_of, is_float, name_of, operand, select_lanes,
+    trace_flat,
 )
 from .scan import _split, scan
 
@@ -187,6 +188,7 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     (under ``jit`` or ``vmap``) a ``while_loop`` (forward mode only).  ``unroll`` is accepted for
     JAX compatibility.
     """
+    check_unroll(unroll, "fori_loop")
     if _static_int(lower) and _static_int(upper):
         lo, hi = int(lower), int(upper)
         carry, _ = scan(lambda c, i: (body_fun(i, c), None), init_val, arange(lo, max(hi, lo)))

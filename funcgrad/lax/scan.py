@@ -27,7 +27,8 @@ from ..primitives.creation import zeros_like
 from ..transforms.api import jvp, vjp
 from ..transforms.batching import vmap
 from ._body import (
-    aval_of, check_same_types, derive, describe, devices_of, is_float, name_of, operand, split_known, trace_flat,
+    aval_of, check_same_types, check_unroll, derive, describe, devices_of, is_float, name_of, operand, split_known,
+    trace_flat,
 )
 
 __all__ = ["scan", "scan_p"]
@@ -235,6 +236,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     """
     if not callable(f):
         raise TypeError(f"scan: f must be callable, got {type(f).__name__}")
+    check_unroll(unroll, "scan")
     init_leaves, init_tree = tree.tree_flatten(init)
     init_leaves = [operand(x, "scan init") for x in init_leaves]
     xs_leaves, xs_tree = tree.tree_flatten(xs)

@@ -218,3 +218,13 @@ def test_vmap_over_xs_batched_on_axis_0_and_reverse():
         rc, rys = unrolled_scan(lambda c, x: (c * 0.5 + x, c), fnp.zeros(2), xs[b], reverse=True)
         np.testing.assert_allclose(c[b], rc)
         np.testing.assert_allclose(ys[b], np.stack(rys))
+
+
+@pytest.mark.parametrize("bad", [0, -2, 1.5, "2"])
+def test_unroll_must_be_a_bool_or_a_positive_int(bad):
+    with pytest.raises(ValueError, match="unroll"):
+        fg.lax.scan(lambda c, x: (c + x, c), 0.0, fnp.ones(3), unroll=bad)
+    with pytest.raises(ValueError, match="unroll"):
+        fg.lax.fori_loop(0, 3, lambda i, c: c + 1.0, 0.0, unroll=bad)
+    carry, _ = fg.lax.scan(lambda c, x: (c + x, c), 0.0, fnp.ones(3), unroll=True)
+    assert float(carry) == 3.0
