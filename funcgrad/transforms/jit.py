@@ -187,25 +187,28 @@ class Jitted:
             return tree.tree_unflatten(out_tree, list(outs))
         if all(type(a) is Array for a in arrays):
             outs = compiled.run([a._value for a in arrays])
-            for i in self.donate_argnums_flat(args, positions, treedef):
+            for i in self.donate_argnums_flat(args, positions):
                 arrays[i]._value = _Donated(self.fname)
             return tree.tree_unflatten(out_tree, [_wrap(o) for o in outs])
         outs = jit_p.bind(*arrays, jitted=compiled)
         return tree.tree_unflatten(out_tree, list(outs))
 
-    def donate_argnums_flat(self, args, positions, treedef):
+    def _leaf_owners(self, args):
+        """For each flat leaf of the dynamic arguments, the positional argument it comes from (leaves past
+        the end come from keyword arguments)."""
+        static = self._static_positions(args)
+        owners = []
+        for i, a in enumerate(args):
+            if i not in static:
+                owners += [i] * len(tree.tree_leaves(a))
+        return owners
+
+    def donate_argnums_flat(self, args, positions):
+        """Indices (among the array leaves) of the arrays that ``donate_argnums`` donates."""
         if not self.donate_argnums:
             return []
-        flat_owner = []
-        dyn = [i for i in range(len(args)) if i not in self._static_positions(args)]
-        for i in dyn:
-            n = len(tree.tree_leaves(args[i]))
-            flat_owner += [i] * n
-        donated = []
-        for k, p in enumerate(positions):
-            if p < len(flat_owner) and flat_owner[p] in self.donate_argnums:
-                donated.append(k)
-        return donated
+        owners = self._leaf_owners(args)
+        return [k for k, p in enumerate(positions) if p < len(owners) and owners[p] in self.donate_argnums]
 
     def _explain(self, key):
         if not self.cache:
@@ -223,7 +226,7 @@ class Jitted:
     def _trace(self, key, leaves, treedef, arrays, positions, static, args):
         reason = self._explain(key)
         trace = JitTrace(self.fname)
-        names = self._leaf_names(args, treedef, positions)
+        names = self._leaf_names(args, positions)
         wrapped = list(leaves)
         tracers = []
         for x, pos, name in zip(arrays, positions, names):
@@ -255,7 +258,7 @@ class Jitted:
         in_types = [backend.get_backend(x.device).array_type for x in [t for _, t in trace.lifted] + arrays]
         donated = [False] * len(trace.lifted)
         donated += [False] * len(arrays)
-        for k in self.donate_argnums_flat(args, positions, treedef):
+        for k in self.donate_argnums_flat(args, positions):
             donated[len(trace.lifted) + k] = True
         compiled = Compiled(graph, self.fname, in_types, donated, trace.custom_rules)
         self.trace_count += 1
@@ -266,16 +269,13 @@ class Jitted:
             self.cache[key] = entry
         return entry
 
-    def _leaf_names(self, args, treedef, positions):
+    def _leaf_names(self, args, positions):
         names = list(self._sig.parameters) if self._sig is not None else []
-        dyn = [i for i in range(len(args)) if i not in self._static_positions(args)]
-        owner = []
-        for i in dyn:
-            owner += [i] * len(tree.tree_leaves(args[i]))
+        owners = self._leaf_owners(args)
         out = []
         for p in positions:
-            if p < len(owner):
-                i = owner[p]
+            if p < len(owners):
+                i = owners[p]
                 out.append(f"argument {names[i]!r}" if i < len(names) else f"positional argument {i}")
             else:
                 out.append("a keyword argument")
