@@ -72,8 +72,7 @@ class _Compiler:
         self.jitted = _fg_jit(pure, static_argnums=(3,))
 
     def __call__(self, params, args, kwargs, guards, eager):
-        key = (guards, tuple(_signature(x) for x in tree.tree_leaves((params, args, kwargs))))
-        if key in self.eager_keys:
+        if self.eager_keys and self._key(params, args, kwargs, guards) in self.eager_keys:
             return eager()
         self.state["trace_failed"] = False
         try:
@@ -88,8 +87,14 @@ class _Compiler:
             result = eager()  # a mistake in the model raises here, as in eager PyTorch (no graph break to report)
             warnings.warn(f"torch.compile: {self.name} cannot be traced ({type(e).__name__}: {str(e)[:200]}); "
                           "running it eagerly for inputs like these (graph break)", UserWarning, stacklevel=3)
-            self.eager_keys.add(key)
+            self.eager_keys.add(self._key(params, args, kwargs, guards))
             return result
+
+    @staticmethod
+    def _key(params, args, kwargs, guards):
+        """The signature a graph break is remembered under (computed only once one happened: the compiled
+        path's own cache key is fg.jit's)."""
+        return guards, tuple(_signature(x) for x in tree.tree_leaves((params, args, kwargs)))
 
 
 def _as_tensor(x):
