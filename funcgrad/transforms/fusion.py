@@ -9,7 +9,8 @@ stores the values used after the run.  Intermediate arrays, and numpy's per-call
 each of them, are gone.
 
 Whether to fuse is decided by a cost model measured on this kind of machine (2-core x86-64,
-numpy 2.4 SIMD ufuncs vs numba 0.68 scalar loops; ``benchmarks/fusion.py`` measures it): each
+numpy 2.4 SIMD ufuncs vs numba 0.68 scalar loops, each timed on 10^5 float64 elements while this
+module was written; the effect shows in ``benchmarks/op_overhead.py`` and ``train_step.py``): each
 numpy call costs about 1 µs plus its per-element cost, a kernel call about 2.5 µs plus the sum
 of the run's per-element costs in numba.  numba's scalar ``exp``/``log``/``tanh`` are 5-10x slower
 per element than numpy's vectorized ones (``sin``/``cos`` and arithmetic are not), so a run of
@@ -118,7 +119,8 @@ def _run_from(eqns, types, i):
 
 # the cost model: nanoseconds per element of each operation as one numpy call and inside a numba loop,
 # and the fixed cost of a numpy call and of a kernel call, measured on a 2-core x86-64 (numpy 2.4, numba
-# 0.68, float64, 10^5 elements; benchmarks/fusion.py prints them for the machine it runs on)
+# 0.68, float64, 10^5 elements, timed by hand when this module was written: numpy's ufunc on the array,
+# and a one-operation numba loop over it)
 NUMPY_CALL_NS = 1000.0
 KERNEL_CALL_NS = 2500.0
 _COST_NS = {  # name: (numpy ns/element, numba ns/element)
