@@ -21,6 +21,7 @@ admits them, and numpy itself refuses object arrays built from raw bytes.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import io
 import pickle
@@ -127,9 +128,14 @@ def _resolve(module, name):
         "context manager to allowlist this global if you trust this class/function.")
 
 
+@functools.lru_cache(maxsize=1)
+def _builtin_allowed():
+    return tuple(getattr(importlib.import_module(m), n) for m, n in _BUILTIN_SAFE)
+
+
 def _allowed_callables():
-    builtin = [getattr(importlib.import_module(m), n) for m, n in _BUILTIN_SAFE]
-    return builtin + list(_user_allowed().values())
+    """The builtin allowlist (resolved once) and what the user allowlisted now."""
+    return list(_builtin_allowed()) + list(_user_allowed().values())
 
 
 def _is_allowed(obj, allowed):
