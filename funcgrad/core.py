@@ -143,7 +143,7 @@ class Primitive:
     __slots__ = (
         "name", "impl", "abstract", "vjps", "vjp_all", "jvps", "jvp_all", "batch",
         "multiple_results", "differentiable", "zero_derivative", "unsaved", "saves_out",
-        "reads", "_unsaved_by", "bind", "fast", "__weakref__",
+        "reads", "_unsaved_by", "bind", "fast", "vjp_residuals", "__weakref__",
     )
 
     def __init__(self, name, impl, abstract=None, *, multiple_results=False,
@@ -173,6 +173,7 @@ class Primitive:
         # buffer type -> a C function equal to impl for buffers of that type (filled
         # by families such as ufuncs): the eager fast path then skips a Python frame
         self.fast = {}
+        self.vjp_residuals = None  # see defvjp_residuals
         REGISTRY[name] = self
 
     def __repr__(self):
@@ -220,6 +221,30 @@ class Primitive:
         """One rule ``rule(g, ans, *args, **params) -> tuple`` of all cotangents."""
         self.vjp_all = rule
         self._set_saved(unsaved_args, saves_out)
+        return self
+
+    def defvjp_residuals(self, split):
+        """The vjp as a forward part that saves residuals and a backward part that reads them.
+
+        ``split(args, traced, params) -> (fwd_params, n_out, bwd)``, for a primitive with
+        multiple results: applied with ``fwd_params``, the primitive returns its ``n_out``
+        outputs followed by residuals; ``bwd(g, ans, *residuals)`` returns one cotangent (or
+        None) per argument, for the arguments ``traced`` marks.  Reverse mode (funcgrad's and
+        compat's autograd) then runs the forward part when the primitive is applied and keeps
+        only the residuals, instead of the arguments, for the backward pass; the primitive's
+        vjp rule (``vjp_all``) is the two parts applied in a row.
+        """
+        if not self.multiple_results:
+            raise ValueError(f"defvjp_residuals: primitive '{self.name}' must have multiple results")
+        self.vjp_residuals = split
+
+        def vjp_all(g, ans, *args, **params):
+            traced = tuple(np.dtype(getattr(a, "dtype", None) or np.result_type(a)).kind in "fc" for a in args)
+            fwd_params, n_out, bwd = split(args, traced, params)
+            return bwd(g, ans, *self.bind(*args, **fwd_params)[n_out:])
+
+        self.vjp_all = vjp_all
+        self._set_saved((), False)
         return self
 
     def defjvp_joint(self, rule):

@@ -18,10 +18,10 @@ import numpy as np
 
 from ..core import Array, Zero
 from ..primitives.elementwise import add
-from ..transforms.reverse import apply_vjp_rules
+from ..transforms.reverse import CallRule, apply_vjp_rules
 from .grad_mode import STATE
 from .device import xp_of
-from .graph import AccumulateGrad, _Aval, edge_of
+from .graph import AccumulateGrad, _Aval, compiled_backward_results, edge_of
 from .tensor import Tensor, wrap
 
 __all__ = ["backward", "grad", "call_node"]
@@ -97,6 +97,11 @@ def call_node(node, grads, create_graph, release):
                 args[i] = t
     if not prim.saves_out:
         ans = node
+    elif prim.multiple_results and type(prim) is CallRule and prim.residuals:
+        ans = node.out
+        if create_graph:  # the backward graph of a compiled graph is not differentiable (as AOTAutograd's)
+            grads = [g if g is None or type(g) is Zero else _arr(g._value) for g in grads]
+            return compiled_backward_results(node, call_node(node, grads, False, release))
     elif not create_graph and node.outs is None and node.out_vc[0] == node.out_ver:
         ans = node.out
     else:

@@ -19,6 +19,7 @@ from .. import backend
 from ..array import AvalProps
 from ..backend import XP_OF_TYPE
 from ..core import ALL_ARGS, Array, Trace, _impl_error
+from ..transforms.reverse import CallRule
 from .grad_mode import STATE
 from .tensor import Tensor, TENSOR_TYPES, wrap
 
@@ -299,6 +300,8 @@ def _record(trace, prim, args, params):
         else:
             vals.append(a._value if type(a) is Array else a)
             edges.append(None)
+    if req and prim.vjp_residuals is not None and STATE.enabled:
+        return _record_residuals(prim, vals, params, edges)
     v0 = vals[0]
     try:
         out = (prim.fast.get(type(v0)) or prim.impl)(*vals, **params)
@@ -430,6 +433,70 @@ def _record_multi(prim, args, params, edges, outs, res):
         t._output_nr = k
         t._vc = node.out_vc
     return tuple(res)
+
+
+def _record_residuals(prim, vals, params, edges):
+    """A primitive with a residual-saving vjp (a torch.compile'd module's graph): its forward part runs,
+    and the grad_fn keeps the residuals it returns (internal values, not the user's tensors: nothing to
+    version-check), as AOTAutograd's compiled forward does."""
+    edges = [e if e is not None and np.dtype(v.dtype).kind in "fc" else None for e, v in zip(edges, vals)]
+    fwd_params, n_out, bwd = prim.vjp_residuals(vals, tuple(e is not None for e in edges), params)
+    try:
+        out = prim.impl(*vals, **fwd_params)
+    except Exception as e:
+        raise _impl_error(prim, vals, fwd_params, e) from e
+    outs = [_own(o, vals) for o in out[:n_out]]
+    res = [wrap(o) for o in outs]
+    if all(o.dtype.kind not in "fc" for o in outs):
+        return tuple(res)
+    rule = CallRule(prim.name, bwd, residuals=True)
+    node = _new_node(rule, {}, edges, [_arr(r) for r in out[n_out:]])
+    node.name_ = "CompiledFunctionBackward"
+    node.shape, node.dtype = outs[0].shape, outs[0].dtype
+    node.outs = [_Aval(o.shape, o.dtype) for o in outs]
+    node.out = node.outs  # the backward part reads residuals only
+    node.out_vc = [0]
+    node.out_ver = 0
+    node.saved_any = True
+    for k, t in enumerate(res):
+        t.grad_fn = node
+        t._output_nr = k
+        t._vc = node.out_vc
+    return tuple(res)
+
+
+DOUBLE_BACKWARD_COMPILED = "torch.compile with aot_autograd does not currently support double backward"
+
+
+def _no_double_backward(g, ans, *args):
+    raise RuntimeError(DOUBLE_BACKWARD_COMPILED)
+
+
+def compiled_backward_results(node, res):
+    """The gradients a compiled graph's backward gave under ``create_graph=True``: Tensors whose grad_fn
+    raises PyTorch's error when a second backward reaches it (their dependence on the inputs through
+    the residuals is not recorded, so differentiating them further would be silently wrong)."""
+    got = [r for r in res if r is not None]
+    if not got:
+        return res
+    barrier = _new_node(CallRule(node.prim.name, _no_double_backward, residuals=True), {}, node.edges, [])
+    barrier.name_ = "CompiledFunctionBackward"
+    barrier.shape, barrier.dtype = got[0]._value.shape, got[0]._value.dtype
+    barrier.outs = barrier.out = [_Aval(r._value.shape, r._value.dtype) if r is not None else _Aval((), None)
+                                  for r in res]
+    barrier.out_vc = [0]
+    barrier.out_ver = 0
+    out = []
+    for k, r in enumerate(res):
+        if r is None:
+            out.append(None)
+            continue
+        t = wrap(r._value)
+        t.grad_fn = barrier
+        t._output_nr = k
+        t._vc = barrier.out_vc
+        out.append(t)
+    return out
 
 
 def _arr(buf):

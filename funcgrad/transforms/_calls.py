@@ -14,7 +14,7 @@ import numpy as np
 
 from ..core import Array, Tracer, Zero
 from ..primitives.creation import zeros_like
-from .reverse import Node, VJPTrace, VJPTracer
+from .reverse import CallRule, Node, VJPTrace, VJPTracer
 
 __all__ = ["top_trace", "dispatch", "is_inexact", "zero_tangent", "record_vjp_call", "instantiate"]
 
@@ -58,23 +58,6 @@ def zero_tangent(x):
 
 def instantiate(g, like):
     return zeros_like(g.like) if type(g) is Zero else g
-
-
-class CallRule:
-    """Stands in for a primitive on a reverse-mode tape node of a function-level call."""
-
-    __slots__ = ("name", "vjp_all")
-    multiple_results = True
-    saves_out = True
-    differentiable = True
-    vjps = None
-
-    def __init__(self, name, vjp_all):
-        self.name = name
-        self.vjp_all = vjp_all
-
-    def __repr__(self):
-        return f"<call {self.name}>"
 
 
 def lower_vjp(trace, leaves):

@@ -12,10 +12,13 @@ with the same signature run the replay directly on the input buffers.
 
 Inside a transformation (``grad(jit(f))``, ``vmap(jit(f))``, ``jvp``...), a jitted
 call is one primitive, ``jit``, whose rules are jitted functions of the graph:
-its vjp is ``jit`` of the graph's vjp (forward recomputed, then the backward pass,
-in one compiled replay), its jvp ``jit`` of the graph's jvp, its batching rule ``jit``
-of the graph's ``vmap``.  Those derived graphs are cached on the compiled graph, so
-``grad(jit(f))`` compiles once per signature and runs two replays per call.
+its vjp is the graph's vjp traced once and split by partial evaluation
+(:mod:`funcgrad.transforms.partial_eval`) into a forward graph that also returns
+the residuals the backward pass reads, and a backward graph that starts from them;
+its jvp is ``jit`` of the graph's jvp, its batching rule ``jit`` of the graph's
+``vmap``.  Those derived graphs are cached on the compiled graph, so ``grad(jit(f))``
+compiles once per signature and runs two replays per call (forward, backward), with
+nothing recomputed.
 
 Traced values have no concrete value: ``float()``, ``int()``, ``bool()`` (a Python
 ``if``), ``.item()`` or boolean-mask indexing of one raises

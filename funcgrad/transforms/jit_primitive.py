@@ -1,15 +1,19 @@
 """The ``jit`` primitive: one compiled graph (:class:`Compiled`) applied under other transformations.
 
 Its rules are jitted functions of its graph, derived on first use and cached on the compiled
-graph: the vjp is ``jit`` of the graph's vjp (forward recomputed, then the backward pass, in one
-replay), the jvp ``jit`` of the graph's jvp, the batching rule ``jit`` of the graph's ``vmap``.
+graph: the vjp is the graph's vjp traced once and split by partial evaluation into a forward
+graph that also returns residuals and a backward graph that reads them
+(``Primitive.defvjp_residuals``: reverse mode runs the forward graph when the call happens and
+keeps only the residuals, so the backward pass does not recompute the forward); the jvp is
+``jit`` of the graph's jvp, the batching rule ``jit`` of the graph's ``vmap``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import Array, Primitive, ShapedArray, Zero
+from .. import backend
+from ..core import Array, Primitive, Tracer, ShapedArray, Zero
 from ..primitives.creation import zeros_like
 from . import compile as _compile
 from .graph import Var, eval_eqns
@@ -54,9 +58,9 @@ class Compiled:
         return fun
 
     def derived_jit(self, kind, build):
-        if self.custom_rules and kind in ("vjp", "jvp"):
+        if self.custom_rules and (kind[0] if type(kind) is tuple else kind) == "jvp":
             raise NotImplementedError(
-                f"differentiating the jitted function {self.fname} from outside (grad(jit(f)), jvp(jit(f))) "
+                f"differentiating the jitted function {self.fname} from outside (jvp(jit(f)), jacfwd(jit(f))) "
                 f"is not supported when it calls {', '.join(sorted(set(self.custom_rules)))}: the jitted graph "
                 "holds their primal bodies, not their rules. Put the differentiation inside: jit(grad(f)).")
         j = self.derived.get(kind)
@@ -78,40 +82,83 @@ def _jit_abstract(*avals, jitted):
 jit_p = Primitive("jit", _jit_impl, _jit_abstract, multiple_results=True)
 
 
-def _instantiate(zs):
-    return [zeros_like(z.like) if type(z) is Zero else z for z in zs]
+def _device(x):
+    """The device of an argument: an Array or tracer (funcgrad's reverse mode), or a raw buffer (compat's)."""
+    return x.device if isinstance(x, (Array, Tracer)) else backend.device_of(x)
 
 
-def _jit_vjp(gs, ans, *args, jitted):
+def _jit_residuals(args, traced, params):
+    """Reverse mode of a jitted call, split (JAX's partial evaluation of the graph's vjp): a forward graph
+    computing the outputs and the residuals the backward pass reads, and a backward graph from the
+    residuals and the output cotangents to the traced arguments' cotangents.  Traced once per
+    (traced arguments, devices) and cached on the compiled graph."""
+    jitted = params["jitted"]
+    devices = [_device(a) for a in args]
+    key = ("residuals", traced, tuple(map(str, devices)))
+    hit = jitted.derived.get(key)
+    if hit is None:
+        hit = jitted.derived[key] = _split_vjp(jitted, traced, devices)
+    return hit
+
+
+def _split_vjp(jitted, traced, devices):
     from .api import vjp  # noqa: PLC0415
+    from .partial_eval import split_known, trace_flat  # noqa: PLC0415 - partial_eval builds on jit
 
-    n = len(args)
+    if jitted.custom_rules:
+        raise NotImplementedError(
+            f"differentiating the jitted function {jitted.fname} from outside (grad(jit(f)), vjp(jit(f))) "
+            f"is not supported when it calls {', '.join(sorted(set(jitted.custom_rules)))}: the jitted graph "
+            "holds their primal bodies, not their rules. Put the differentiation inside: jit(grad(f)).")
+    fun = jitted.as_function()
+    n, n_out = len(traced), len(jitted.out_avals)
 
-    def build(fun):
-        def bwd(*xs_and_gs):
-            _, pullback = vjp(lambda *xs: fun(*xs), *xs_and_gs[:n])
-            return list(pullback(list(xs_and_gs[n:])))
-        bwd.__name__ = f"vjp of {jitted.fname}"
-        return bwd
+    def joint(*xs_and_gs):
+        xs = xs_and_gs[:n]
 
-    j = jitted.derived_jit("vjp", build)
-    cts = j(*args, *_instantiate(gs))
-    return tuple(c if np.dtype(a.dtype).kind in "fc" else Zero(a) for c, a in zip(cts, args))
+        def on_traced(*d):
+            it = iter(d)
+            return list(fun(*[next(it) if t else x for x, t in zip(xs, traced)]))
+
+        out, pullback = vjp(on_traced, *[x for x, t in zip(xs, traced) if t])
+        return list(out) + list(pullback(list(xs_and_gs[n:])))
+
+    avals = [v.aval for v in jitted.graph.invars] + list(jitted.out_avals)
+    graph, lifted = trace_flat(joint, avals, devices + [devices[0] if devices else None] * n_out,
+                               f"vjp of {jitted.fname}", [f"in_{i}" for i in range(n)] + [f"ct_{i}" for i in range(n_out)])
+    assert not lifted  # the graph closes over constants only
+    fwd, bwd, _ = split_known(graph, list(range(n)), ["res"] + list(range(n, n + n_out)), n_out,
+                              devices + [devices[0] if devices else None] * n_out)
+
+    def backward(gs, ans, *residuals):
+        like = next(g for g in gs if type(g) is not Zero)  # (the backward pass runs when one arrived)
+        gs = [zeros_like(like, shape=tuple(g.like.shape), dtype=g.like.dtype) if type(g) is Zero else g for g in gs]
+        cts = iter(jit_p.bind(*residuals, *gs, jitted=bwd))
+        return tuple(next(cts) if t else None for t in traced)
+
+    return {"jitted": fwd}, n_out, backward
 
 
 def _jit_jvp(ts, ans, *args, jitted):
     from .api import jvp  # noqa: PLC0415
 
     n = len(args)
+    mask = tuple(type(t) is not Zero and np.dtype(a.dtype).kind in "fc" for t, a in zip(ts, args))
 
     def build(fun):
         def tangent(*xs_and_ts):
-            return jvp(lambda *xs: fun(*xs), tuple(xs_and_ts[:n]), tuple(xs_and_ts[n:]))[1]
+            xs = xs_and_ts[:n]
+
+            def on_tangent_args(*d):
+                it = iter(d)
+                return fun(*[next(it) if m else x for x, m in zip(xs, mask)])
+
+            return jvp(on_tangent_args, tuple(x for x, m in zip(xs, mask) if m), tuple(xs_and_ts[n:]))[1]
         tangent.__name__ = f"jvp of {jitted.fname}"
         return tangent
 
-    j = jitted.derived_jit("jvp", build)
-    return tuple(j(*args, *_instantiate(ts)))
+    j = jitted.derived_jit(("jvp", mask), build)
+    return tuple(j(*args, *[t for t, m in zip(ts, mask) if m]))
 
 
 def _jit_batch(args, dims, jitted):
@@ -130,7 +177,7 @@ def _jit_batch(args, dims, jitted):
     return tuple(out), (0,) * len(out)
 
 
-jit_p.defvjp_joint(_jit_vjp, saves_out=False)
+jit_p.defvjp_residuals(_jit_residuals)
 jit_p.defjvp_joint(_jit_jvp)
 jit_p.batch = _jit_batch
 

@@ -76,6 +76,8 @@ class VJPTrace(Trace):
         if len(args) == 1:  # bind only calls us with one of our tracers
             a = args[0]
             node_in = a.node
+            if prim.vjp_residuals is not None:
+                return self._record_residuals(prim, [a.primal], [node_in], params)
             out = prim.bind(a.primal, **params)
             if not prim.differentiable:
                 return out
@@ -94,6 +96,8 @@ class VJPTrace(Trace):
                 else:
                     primals.append(a)
                     parents.append(None)
+            if traced and prim.vjp_residuals is not None:
+                return self._record_residuals(prim, primals, parents, params)
             out = prim.bind(*primals, **params)
             if not prim.differentiable or not traced:
                 return out
@@ -126,6 +130,45 @@ class VJPTrace(Trace):
         t.primal = out
         t.node = node
         return t
+
+    def _record_residuals(self, prim, primals, parents, params):
+        """A primitive with a residual-saving vjp (``Primitive.defvjp_residuals``): its forward part runs
+        now, and the tape keeps the residuals it returns, not the arguments."""
+        parents = [p if p is not None and np.dtype(p.dtype).kind in "fc" else None for p in parents]
+        fwd_params, n_out, bwd = prim.vjp_residuals(primals, tuple(p is not None for p in parents), params)
+        out = prim.bind(*primals, **fwd_params)
+        outs = out[:n_out]
+        node = _new(Node)
+        node.prim = CallRule(prim.name, bwd, residuals=True)
+        node.params = {}
+        node.shape, node.dtype = (), None
+        node.args = list(out[n_out:])
+        node.parents = parents
+        node.outs = slots = [Node(tuple(o.shape), o.dtype) for o in outs]
+        node.out = slots  # the backward part reads residuals only: the outputs' avals stand in for them
+        self.tape.append(node)
+        return tuple(self.new_tracer(o, slot) for o, slot in zip(outs, slots))
+
+
+class CallRule:
+    """Stands in for a primitive on a tape node whose rule is one function ``vjp_all(g, ans, *args)``:
+    a function-level call (custom_vjp, checkpoint) or the backward part of a residual-saving vjp
+    (``Primitive.defvjp_residuals``; then ``residuals`` is true and ``args`` are the residuals)."""
+
+    __slots__ = ("name", "vjp_all", "residuals")
+    multiple_results = True
+    saves_out = True
+    differentiable = True
+    zero_derivative = False
+    vjps = None
+
+    def __init__(self, name, vjp_all, residuals=False):
+        self.name = name
+        self.vjp_all = vjp_all
+        self.residuals = residuals
+
+    def __repr__(self):
+        return f"<backward of {self.name}>" if self.residuals else f"<call {self.name}>"
 
 
 def _const_aval(x):

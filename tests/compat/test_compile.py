@@ -148,3 +148,42 @@ def test_module_code_with_tensor_methods_compiles_in_one_graph():
     for g, p in zip(grads, net.parameters()):
         np.testing.assert_allclose(_np(g), _np(p.grad), rtol=1e-10, atol=1e-14)
     assert compiled._compiler.jitted.trace_count == 1
+
+
+def test_compiled_backward_reads_saved_residuals_and_refuses_double_backward():
+    model = _mlp()
+    compiled = torch.compile(model)
+    x = torch.randn(5, 4, dtype=torch.float64, requires_grad=True)
+    out = compiled(x)
+    assert out.grad_fn.name() == "CompiledFunctionBackward"  # as AOTAutograd's node
+    out.sum().backward(retain_graph=True)
+    gx, gw = x.grad.clone(), model[0].weight.grad.clone()
+    out.sum().backward()  # retained: a second backward accumulates
+    np.testing.assert_allclose(_np(x.grad), 2 * _np(gx), rtol=1e-12)
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        out.sum().backward()
+    x.grad = None
+    model.zero_grad()
+    model(x).sum().backward()  # eager
+    np.testing.assert_allclose(_np(gx), _np(x.grad), rtol=1e-12)
+    np.testing.assert_allclose(_np(gw), _np(model[0].weight.grad), rtol=1e-12)
+    (g,) = torch.autograd.grad(compiled(x).sum(), x, create_graph=True)  # first order is fine
+    np.testing.assert_allclose(_np(g), _np(gx), rtol=1e-12)
+    with pytest.raises(RuntimeError, match="does not currently support double backward"):
+        g.sum().backward()  # PyTorch's error: the compiled backward is not differentiable
+
+
+def test_compiled_backward_with_frozen_parameters_and_integer_inputs():
+    torch.manual_seed(0)
+    emb, lin = nn.Embedding(10, 4).double(), nn.Linear(4, 2).double()
+    lin.weight.requires_grad_(False)
+    model = nn.Sequential(emb, lin)
+    compiled = torch.compile(model)
+    idx = torch.tensor([[1, 2, 2], [9, 0, 1]])
+    compiled(idx).pow(2).sum().backward()
+    got = emb.weight.grad.clone(), lin.bias.grad.clone()
+    assert lin.weight.grad is None
+    model.zero_grad()
+    model(idx).pow(2).sum().backward()
+    np.testing.assert_allclose(_np(got[0]), _np(emb.weight.grad), rtol=1e-12)
+    np.testing.assert_allclose(_np(got[1]), _np(lin.bias.grad), rtol=1e-12)
