@@ -18,7 +18,9 @@ from ._dispatch import FUNCS as _FUNCS, METHODS as _METHODS
 from . import ops_elementwise, ops_shape, ops_index, ops_convert, ops_reduce, ops_linalg, ops_rounding  # noqa: F401
 from . import ops_sequence, ops_build, ops_complex  # noqa: F401,E402
 from . import ops_math_extra, ops_shape_extra, ops_stats  # noqa: F401,E402
+from . import ops_math_more, tensor_info  # noqa: F401,E402
 from . import inplace_methods as _inplace_methods  # noqa: F401
+from . import inplace_more as _inplace_more  # noqa: F401
 from .creation import *  # noqa: F401,F403
 from .creation import LEGACY as _LEGACY
 from .creation import manual_seed as _creation_manual_seed
@@ -35,6 +37,7 @@ from .tensor import Size, Tensor  # noqa: F401
 from . import autograd  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import nn, optim, utils  # noqa: E402,F401
+from . import ops_nn_aliases  # noqa: E402,F401  (torch.conv2d, torch.dropout, ...: ATen signatures)
 from . import fft, func, special  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from .sampling import multinomial  # noqa: E402,F401
