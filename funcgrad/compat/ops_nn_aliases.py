@@ -2,7 +2,9 @@
 
 PyTorch exposes many functional ops at top level with their ATen schema rather than
 nn.functional's: a positional ``train`` flag for dropout, an integer ``reduction``
-(0 none, 1 mean, 2 sum) for losses, ``embedding(weight, indices)`` with the weight first,
+(0 none, 1 mean, 2 sum) for losses, whose
+default at top level is 0 (no reduction: ``torch.kl_div(a, b)`` is element-wise, as PyTorch's Python
+binding has it, unlike ``F.kl_div``), ``embedding(weight, indices)`` with the weight first,
 ``batch_norm``/``instance_norm`` with every argument positional and a trailing
 ``cudnn_enabled`` (ignored: there is no cuDNN).  Each is a thin call of the
 nn.functional function (itself calling funcgrad.nn where the numerics live).
@@ -127,24 +129,24 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     return getattr(F, f"conv{n}d")(input, weight, bias, tuple(stride), tuple(padding), tuple(dilation), groups)
 
 
-def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=1):
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
     return _F().binary_cross_entropy_with_logits(input, target, weight, reduction=_red(reduction),
                                                  pos_weight=pos_weight)
 
 
-def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
     return _F().cosine_embedding_loss(input1, input2, target, margin, reduction=_red(reduction))
 
 
-def hinge_embedding_loss(input, target, margin=1.0, reduction=1):
+def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
     return _F().hinge_embedding_loss(input, target, margin, reduction=_red(reduction))
 
 
-def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=1):
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
     return _F().margin_ranking_loss(input1, input2, target, margin, reduction=_red(reduction))
 
 
-def kl_div(input, target, reduction=1, *, log_target=False):
+def kl_div(input, target, reduction=0, *, log_target=False):
     return _F().kl_div(input, target, reduction=_red(reduction), log_target=log_target)
 
 
@@ -152,11 +154,11 @@ def poisson_nll_loss(input, target, log_input, full, eps, reduction):
     return _F().poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=_red(reduction))
 
 
-def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False, reduction=1):
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False, reduction=0):
     return _F().triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction=_red(reduction))
 
 
-def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False):
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0, zero_infinity=False):
     return _F().ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, _red(reduction), zero_infinity)
 
 

@@ -1,0 +1,172 @@
+"""Write api_surface_cases.json: expected values of the names compat gained from the coverage work,
+computed with real PyTorch (run where torch is installed; the test needs only the JSON):
+
+    /work/venvs/torch/bin/python tests/compat/data/make_api_surface_cases.py
+
+Each case is a Python expression over ``torch`` (and ``x``, a float64 tensor that requires grad,
+for gradient cases); the test evaluates it with funcgrad.compat as ``torch``.
+"""
+
+import json
+import warnings
+from pathlib import Path
+
+import torch
+
+OUT = Path(__file__).with_name("api_surface_cases.json")
+
+T = "torch.tensor"
+VALUE = [
+    # element-wise math
+    f"torch.copysign({T}([1, 2]), -1.0)", f"torch.copysign({T}([1., -0., 3.]), {T}([-0.0, 1., -2.]))",
+    f"torch.copysign({T}(3), {T}(-2))", f"torch.copysign({T}([], dtype=torch.float64), 1.0)",
+    f"{T}([5, -3]).bitwise_left_shift(2)", f"torch.bitwise_right_shift({T}([-5, 5], dtype=torch.int8), 1)",
+    f"torch.bitwise_left_shift({T}([1, 2], dtype=torch.uint8), 7)", f"{T}(12).bitwise_right_shift({T}(2))",
+    f"torch.igamma({T}([1., 2., 0.5]), {T}([0.5, 3., 2.]))", f"torch.igammac({T}([1., 2.]), {T}([0.5, 3.]))",
+    f"torch.rsub({T}([1., 2.]), 5)", f"torch.rsub({T}([1., 2.]), {T}([3., 3.]), alpha=2)",
+    f"torch.fill({T}([[1, 2]]), 7)", f"torch.fill(torch.zeros(2, 2), {T}(1.5))",
+    f"torch.cumulative_trapezoid({T}([1., 2., 4., 7.]))",
+    f"torch.cumulative_trapezoid({T}([[1., 2., 4.], [0., 1., 1.]]), dim=0)",
+    f"torch.cumulative_trapezoid({T}([1., 2., 4.]), {T}([0., 1., 3.]))",
+    f"torch.cumulative_trapezoid({T}([1., 2., 4.]), dx=0.5)",
+    # in-place variants (the value of the tensor after the call)
+    f"{T}([1., 2., 3.]).acosh_()", f"{T}([0.1, 0.5]).atanh_()", f"{T}([0.5, -0.2]).erfinv_()",
+    f"{T}([1., 2., 3.]).cumsum_(0)", f"{T}([[1., 2.], [3., 4.]]).cumprod_(-1)", f"{T}([3, 5]).bitwise_xor_(6)",
+    f"{T}([1.5, -2.5]).fix_()", f"{T}([12, 18]).gcd_({T}([8, 12]))", f"{T}([1., 2.]).greater_(1.5)",
+    f"{T}([1., 2.]).not_equal_({T}([1., 3.]))", f"{T}([0.2, 0.7]).logit_()", f"{T}([0., 1.]).sinc_()",
+    f"{T}([1., 2.]).xlogy_(3.)", f"{T}([1., 2.]).copysign_(-1.)", f"{T}([2., 3.]).lgamma_()",
+    f"{T}([2., 3.]).polygamma_(1)", f"{T}([2., 3.], dtype=torch.float64).float_power_(2)",
+    f"{T}([2., 3.]).mvlgamma_(2)", f"{T}([[3., 4.], [0., 1.]]).renorm_(2, 0, 1.)",
+    f"{T}([90., 180.]).deg2rad_()", f"{T}([1., 0.]).heaviside_({T}([0.5, 0.5]))",
+    f"torch.abs_({T}([-1., 2.]))", f"torch.relu_({T}([-1., 2.]))", f"torch.selu_({T}([-1., 2.]))",
+    f"torch.sigmoid_({T}([0.]))", f"torch.zero_({T}([1., 2.]))", f"torch.fill_({T}([1., 2.]), 3.)",
+    f"torch.clamp_({T}([-1., 5.]), 0., 1.)",
+    # in-place view ops
+    "torch.zeros(2, 1, 3).squeeze_().shape", "torch.zeros(2, 1, 3).squeeze_(-2).shape",
+    "torch.zeros(2, 3).unsqueeze_(-1).shape", "torch.arange(6.).reshape(2, 3).t_()",
+    "torch.arange(6.).reshape(1, 2, 3).transpose_(0, 2)", "torch.arange(6.).reshape(2, 3).swapaxes_(0, 1)",
+    "torch.arange(6.).reshape(2, 3).swapdims_(1, 0)",
+    # Tensor metadata
+    "torch.zeros(2, 3).t().dim_order()", "torch.zeros(2, 3, 4).permute(2, 0, 1).dim_order()", "torch.zeros(()).dim_order()",
+    "torch.zeros(2, 3).nbytes", "torch.zeros(2, 3, dtype=torch.int16).itemsize", "torch.zeros(0, 3).nbytes",
+    "torch.zeros(3).get_device()", "torch.zeros(2, 3).dense_dim()", "torch.zeros(2, 3).sparse_dim()",
+    "torch.zeros(2).is_cpu", "torch.zeros(2).is_sparse_csr", "torch.zeros(2).output_nr",
+    f"{T}(1.).is_signed()", f"{T}(1, dtype=torch.uint8).is_signed()", f"{T}(True).is_signed()",
+    f"torch.is_signed({T}([1]))", "torch.is_conj(torch.zeros(2))", "torch.is_neg(torch.zeros(2))",
+    "torch.zeros(2, 3).is_same_size(torch.ones(2, 3))", "torch.is_same_size(torch.zeros(2), torch.zeros(3))",
+    "torch.zeros(1).is_distributed()", "(lambda t: t.const_data_ptr() == t.data_ptr())(torch.zeros(2, 3)[1:])",
+    "torch.arange(6.).reshape(2, 3).adjoint()", f"torch.adjoint({T}([[1 + 2j, 3j]]))",
+    "torch.arange(6.).reshape(2, 3).sum_to_size(1, 3)", "torch.arange(6.).reshape(2, 3).sum_to_size(2, 1)",
+    "torch.arange(24.).reshape(2, 3, 4).sum_to_size(3, 1)", "torch.arange(6.).reshape(2, 3).sum_to_size((2, 3))",
+    "torch.arange(6.).split_with_sizes([2, 4])", "torch.split_with_sizes(torch.arange(6.).reshape(2, 3), [1, 2], -1)",
+    "torch.arange(5.).unsafe_chunk(2)", "torch.unsafe_split(torch.arange(5.), 2)",
+    "torch.narrow_copy(torch.arange(6.).reshape(2, 3), -1, 1, 2)", "torch.zeros(2).new_empty_strided((2, 3), (3, 1)).shape",
+    f"torch.put(torch.zeros(2, 2), {T}([0, -1]), {T}([1., 2.]))",
+    f"torch.zeros(2, 2).put_({T}([1, 1]), {T}([1., 2.]), accumulate=True)",
+    "torch.zeros(3, 3).fill_diagonal_(5.)", "torch.zeros(7, 3).fill_diagonal_(5., wrap=True)",
+    "torch.zeros(7, 3).fill_diagonal_(5.)", "torch.zeros(2, 2, 2).fill_diagonal_(1.)", "torch.zeros(2, 4).fill_diagonal_(2.)",
+    f"torch.zeros(2, 3).masked_scatter_({T}([[True, False, True], [False, True, False]]), torch.arange(1., 7.).reshape(2, 3))",
+    f"{T}([-1., 0.2, 0.8]).hardshrink(0.5)", f"{T}([-1., 2.]).prelu({T}([0.25]))",
+    # torch.* forms of nn.functional ops (ATen signatures)
+    f"torch.hardshrink({T}([-1., 0.2]), 0.1)", f"torch.prelu({T}([[-1., 2.]]), {T}([0.1, 0.2]))",
+    f"torch.celu({T}([-1., 1.]), 2.)", f"torch.selu({T}([-1., 1.]))", f"torch.threshold({T}([0.5, 2.]), 1., -1.)",
+    f"torch.rrelu({T}([-1., 1.]))", "torch.dropout(torch.ones(3), 0.5, False)", "torch.alpha_dropout(torch.ones(3), 0.5, False)",
+    "torch.feature_dropout(torch.ones(2, 3, 4), 0.3, False)", "torch.feature_alpha_dropout(torch.ones(2, 3), 0.3, False)",
+    "torch.dropout(torch.ones(3), 0., True)",
+    f"torch.embedding(torch.arange(6.).reshape(3, 2), {T}([[2, 0], [1, 1]]))",
+    f"torch.embedding(torch.arange(6.).reshape(3, 2), {T}([2]), 0)",
+    "torch.layer_norm(torch.arange(6.).reshape(2, 3), [3])",
+    "torch.layer_norm(torch.arange(6.).reshape(2, 3), (3,), torch.full((3,), 2.), torch.ones(3), 1e-5, False)",
+    "torch.group_norm(torch.arange(16.).reshape(1, 4, 4), 2)", "torch.rms_norm(torch.arange(6.).reshape(2, 3), [3])",
+    "torch.batch_norm(torch.arange(12.).reshape(3, 4), None, None, torch.zeros(4), torch.ones(4), False, 0.1, 1e-5, False)",
+    "torch.batch_norm(torch.arange(12.).reshape(3, 4), torch.ones(4), torch.zeros(4), None, None, True, 0.1, 1e-5, False)",
+    "torch.instance_norm(torch.arange(12.).reshape(1, 2, 6), None, None, None, None, True, 0.1, 1e-5, False)",
+    "torch.constant_pad_nd(torch.ones(2, 2), [1, 0, 0, 2], 3.)",
+    "torch.conv1d(torch.arange(10.).reshape(1, 2, 5), torch.ones(3, 2, 2), None, 1, 1)",
+    "torch.conv2d(torch.arange(16.).reshape(1, 1, 4, 4), torch.ones(1, 1, 2, 2), torch.tensor([1.]), 2)",
+    "torch.conv_transpose1d(torch.arange(4.).reshape(1, 1, 4), torch.ones(1, 2, 3))",
+    "torch.convolution(torch.arange(16.).reshape(1, 1, 4, 4), torch.ones(2, 1, 3, 3), None, [1, 1], [1, 1], [1, 1], False, [0, 0], 1)",
+    "torch.convolution(torch.arange(4.).reshape(1, 1, 4), torch.ones(1, 1, 2), None, [2], [0], [1], True, [1], 1)",
+    "torch.max_pool1d(torch.arange(6.).reshape(1, 1, 6), 2)", "torch.max_pool2d(torch.arange(16.).reshape(1, 1, 4, 4), 2, 1)",
+    "torch.max_pool1d_with_indices(torch.tensor([[[1., 3., 2., 5., 4.]]]), 2)",
+    "torch.avg_pool1d(torch.arange(6.).reshape(1, 1, 6), 3)", "torch.adaptive_avg_pool1d(torch.arange(6.).reshape(1, 1, 6), 4)",
+    "torch.pixel_shuffle(torch.arange(8.).reshape(1, 4, 1, 2), 2)", "torch.pixel_unshuffle(torch.arange(8.).reshape(1, 1, 2, 4), 2)",
+    "torch.channel_shuffle(torch.arange(4.).reshape(1, 4, 1), 2)",
+    "torch.cosine_similarity(torch.tensor([[1., 0.], [1., 1.]]), torch.tensor([[1., 1.], [1., 1.]]))",
+    "torch.pairwise_distance(torch.tensor([[0., 0.], [1., 1.]]), torch.tensor([[3., 4.], [1., 1.]]))",
+    "torch.pdist(torch.tensor([[0., 0.], [3., 4.], [6., 8.]]))", "torch.pdist(torch.tensor([[0., 0.], [3., 4.]]), 1)",
+    "torch.pdist(torch.tensor([[0., 0.], [3., 4.], [1., 1.]]), 0)", "torch.pdist(torch.tensor([[0., 0.], [3., -4.]]), float('inf'))",
+    "torch.pdist(torch.zeros(1, 3))", "torch.pdist(torch.zeros(0, 3))",
+    "torch.bilinear(torch.ones(2, 3), torch.arange(8.).reshape(2, 4), torch.ones(5, 3, 4))",
+    "torch.bilinear(torch.ones(3), torch.ones(4), torch.ones(2, 3, 4), torch.tensor([1., 2.]))",
+    "torch.binary_cross_entropy_with_logits(torch.tensor([0.5, -1.]), torch.tensor([1., 0.]))",
+    "torch.binary_cross_entropy_with_logits(torch.tensor([0.5, -1.]), torch.tensor([1., 0.]), None, torch.tensor([2., 2.]), 0)",
+    "torch.kl_div(torch.tensor([-1., -2.]), torch.tensor([0.3, 0.7]), 2)",
+    "torch.kl_div(torch.tensor([-1., -2.]), torch.tensor([-1., -0.5]), 0, log_target=True)",
+    "torch.cosine_embedding_loss(torch.tensor([[1., 0.]]), torch.tensor([[0., 1.]]), torch.tensor([1.]), 0., 2)",
+    "torch.hinge_embedding_loss(torch.tensor([0.3, 2.]), torch.tensor([1., -1.]), 1., 0)",
+    "torch.margin_ranking_loss(torch.tensor([1., 2.]), torch.tensor([2., 1.]), torch.tensor([1., 1.]), 0.5, 1)",
+    "torch.poisson_nll_loss(torch.tensor([0.5, 1.]), torch.tensor([1., 2.]), True, False, 1e-8, 1)",
+    "torch.triplet_margin_loss(torch.tensor([[0., 0.]]), torch.tensor([[1., 0.]]), torch.tensor([[0., 2.]]), 1., 2., 1e-6, False, 0)",
+    # the top-level losses do not reduce by default
+    "torch.kl_div(torch.tensor([-1., -2.]), torch.tensor([0.3, 0.7]))",
+    "torch.cosine_embedding_loss(torch.tensor([[1., 0.], [1., 1.]]), torch.tensor([[0., 1.], [1., 1.]]), torch.tensor([1., -1.]))",
+    "torch.hinge_embedding_loss(torch.tensor([0.3, 2.]), torch.tensor([1., -1.]))",
+    "torch.margin_ranking_loss(torch.tensor([1., 2.]), torch.tensor([2., 1.]), torch.tensor([1., 1.]))",
+    "torch.triplet_margin_loss(torch.tensor([[0., 0.], [1., 1.]]), torch.tensor([[1., 0.], [1., 1.]]), torch.tensor([[0., 2.], [3., 1.]]))",
+    "torch.ctc_loss(torch.linspace(-2., -0.5, 40).reshape(5, 2, 4).log_softmax(2), torch.tensor([[1, 2], [1, 1]]), [5, 5], [2, 2])",
+    "torch.ctc_loss(torch.linspace(-2., -0.5, 40).reshape(5, 2, 4).log_softmax(2), torch.tensor([[1, 2], [1, 1]]), [5, 4], [2, 1], 0, 1)",
+    "torch.nn.functional.max_pool2d_with_indices(torch.arange(16.).reshape(1, 1, 4, 4), 2)",
+    "torch.nn.functional.adaptive_max_pool3d(torch.arange(27.).reshape(1, 3, 3, 3), 2)",
+    "torch.nn.functional.lp_pool3d(torch.arange(8.).reshape(1, 1, 2, 2, 2), 2, 2)",
+    "torch.nn.functional.upsample_nearest(torch.arange(4.).reshape(1, 1, 2, 2), scale_factor=2)",
+    "torch.nn.functional.upsample_bilinear(torch.arange(4.).reshape(1, 1, 2, 2), size=3)",
+    "torch.nn.functional.GRID_SAMPLE_INTERPOLATION_MODES", "torch.nn.functional.GRID_SAMPLE_PADDING_MODES",
+]
+GRAD = [
+    "torch.copysign(x, torch.tensor([-1., 1., -1.], dtype=torch.float64))",
+    "torch.pdist(x.reshape(3, 1).repeat(1, 2))", "torch.pdist(torch.stack([x, x]))",
+    "torch.pdist(x.reshape(3, 1), 3)",
+    "torch.bilinear(x.reshape(1, 3), x.reshape(1, 3), torch.ones(2, 3, 3, dtype=torch.float64))",
+    "torch.igammac(torch.tensor([1., 2., 3.], dtype=torch.float64), x)",
+    "(x * 1).squeeze_().unsqueeze_(0).t_() * torch.tensor([[1.], [2.], [3.]], dtype=torch.float64)",
+    "(x * 2).atan_()",
+    "(x * 1).cumsum_(0)", "x.sum_to_size(1)", "torch.fill(x, (x * 3).sum())",
+    "torch.cumulative_trapezoid(x * x)",
+    "torch.layer_norm(x, [3])", "torch.embedding(x.reshape(3, 1), torch.tensor([0, 0, 2]))",
+    "torch.dropout(x, 0.5, False) * 3",
+    "torch.adjoint(x.reshape(1, 3)) * torch.tensor([[1.], [2.], [3.]], dtype=torch.float64)",
+]
+X = [1.5, 2.0, 3.5]
+
+
+def encode(v):
+    if isinstance(v, torch.Tensor):
+        c = v.detach()
+        if c.is_complex():
+            return {"tensor": [c.real.tolist(), c.imag.tolist()], "complex": True, "dtype": str(c.dtype),
+                    "shape": list(c.shape)}
+        return {"tensor": c.tolist(), "dtype": str(c.dtype), "shape": list(c.shape)}
+    if isinstance(v, torch.Size):
+        return {"size": list(v)}
+    if isinstance(v, (tuple, list)):
+        return {"seq": [encode(e) for e in v]}
+    return {"py": v}
+
+
+def main():
+    cases = {"value": [], "grad": []}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for expr in VALUE:
+            cases["value"].append({"expr": expr, "expected": encode(eval(expr, {"torch": torch}))})
+        for expr in GRAD:
+            x = torch.tensor(X, dtype=torch.float64, requires_grad=True)
+            out = eval(expr, {"torch": torch, "x": x})
+            out.sum().backward()
+            cases["grad"].append({"expr": expr, "x": X, "value": encode(out), "grad": encode(x.grad)})
+    OUT.write_text(json.dumps(cases, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
