@@ -48,6 +48,7 @@ NAMESPACES = [
 
 # names another piece of work covers: (namespace, name pattern) -> where
 HANDLED_ELSEWHERE = [
+    ("torch", "OutOfMemoryError", "exception-classes work (item 2 of issue 22)"),
     ("torch", "distributed", "torch.distributed work (funcgrad/compat/distributed)"),
     ("torch.utils.data", "distributed", "torch.distributed work (funcgrad/compat/distributed)"),
     ("torch.utils.data", "DistributedSampler", "torch.distributed work (funcgrad/compat/distributed)"),
@@ -128,6 +129,19 @@ NOT_APPLICABLE = [
     ("torch", "get_file_path", "path of a libtorch file"),
     ("torch", "segment_reduce", "prototype op, documented as experimental and unused by public APIs"),
     ("torch", "hash_tensor", "prototype op"),
+    ("torch", "ccol_indices_copy", _SPARSE_BLOCK), ("torch", "row_indices_copy", _SPARSE_BLOCK),
+    ("torch", "conv_tbc", "Fairseq-era CUDA-oriented op (time-batch-channel conv); F.conv1d covers it"),
+    ("torch", "grid_sampler_[23]d", "ATen dispatch targets of torch.grid_sampler (which is present)"),
+    ("torch", "embedding_bag", _ATEN), ("torch", "slice_inverse", "functionalization internal op (torch.compile)"),
+    ("torch", "lstm", "undocumented ATen flat-weight RNN kernel behind nn.LSTM (the module and lstm_cell are present)"),
+    ("torch", "gru", "undocumented ATen flat-weight RNN kernel behind nn.GRU (the module and gru_cell are present)"),
+    ("torch", "rnn_tanh", "undocumented ATen flat-weight RNN kernel behind nn.RNN (the module and the cells are present)"),
+    ("torch", "rnn_relu", "undocumented ATen flat-weight RNN kernel behind nn.RNN (the module and the cells are present)"),
+    ("torch", "FatalError", "libtorch's internal-assertion error"),
+    ("torch", "AcceleratorError", "raised by CUDA kernels only (a device-side error)"),
+    ("torch", "Event", _CUDA), ("torch", "Stream", _CUDA),
+    ("torch", "functional", "internal module (its functions are torch.* names, listed here)"),
+    ("torch", "masked", "prototype MaskedTensor"), ("torch", "FileCheck", _TS),
     # --- torch.Tensor ----------------------------------------------------------
     ("torch.Tensor", "q_*", _Q), ("torch.Tensor", "qscheme", _Q), ("torch.Tensor", "int_repr", _Q),
     ("torch.Tensor", "dequantize", _Q),
@@ -150,6 +164,9 @@ NOT_APPLICABLE = [
     ("torch.Tensor", "module_load", "nn.Module.load_state_dict's __torch_function__ hook for tensor subclasses"),
     ("torch.Tensor", "as_subclass", _DISPATCH), ("torch.Tensor", "hash_tensor", "prototype op"),
     ("torch.Tensor", "grad_dtype", "prototype attribute"),
+    ("torch.Tensor", "index", "first-class dimensions (functorch.dim)"),
+    ("torch.Tensor", "name", "undocumented attribute (None on every tensor)"),
+    ("torch.Tensor", "slice_inverse", "functionalization internal op (torch.compile)"),
     ("torch.Tensor", "symeig", "removed in PyTorch (it only raises there)"),
     ("torch.Tensor", "eig", "removed in PyTorch (it only raises there)"),
     ("torch.Tensor", "lstsq", "removed in PyTorch (it only raises there)"),
@@ -252,7 +269,7 @@ def _public_names(obj, ns):
             continue
         v = getattr(obj, n)
         if isinstance(v, types.ModuleType):
-            if v.__name__ == f"{ns}.{n}" or (v.__name__.startswith("torch.") and ns == "torch"):
+            if v.__name__ == f"{ns}.{n}":  # a submodule (not an alias such as torch.windows)
                 out.add(n)
             continue
         if v is torch.Tensor or isinstance(v, typing.TypeVar):

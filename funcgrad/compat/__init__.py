@@ -38,11 +38,17 @@ from . import autograd  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import nn, optim, utils  # noqa: E402,F401
 from . import ops_nn_aliases  # noqa: E402,F401  (torch.conv2d, torch.dropout, ...: ATen signatures)
+from . import ops_view_copy  # noqa: E402,F401
+from .creation_more import *  # noqa: E402,F401,F403
+from .torch_settings_more import *  # noqa: E402,F401,F403
+from .control_flow import *  # noqa: E402,F401,F403
 from . import fft, func, special  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from .sampling import multinomial  # noqa: E402,F401
 from . import _layout, backends, distributions, jit, onnx, version  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
 from .compile import compile  # noqa: E402,F401
+from .func import vmap  # noqa: E402,F401
+from .amp import GradScaler  # noqa: E402,F401
 from . import amp, multiprocessing, random, testing  # noqa: E402,F401
 from .amp import (  # noqa: E402,F401
     autocast, clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype,

@@ -108,3 +108,40 @@ def _full_like(t, v):
     from .creation import full_like  # noqa: PLC0415
 
     return full_like(t, v)
+
+
+_HISTDD = None
+
+
+@op("histogramdd", method=False)
+def histogramdd(input, bins=10, *, range=None, weight=None, density=False, out=None):  # noqa: A002
+    """(hist, bin_edges) of the rows of (..., D) input (numpy.histogramdd; not differentiable)."""
+    global _HISTDD
+    from collections import namedtuple  # noqa: PLC0415
+
+    import numpy as np  # noqa: PLC0415
+
+    if _HISTDD is None:
+        _HISTDD = namedtuple("histogramdd", ["hist", "bin_edges"])
+    x = input.detach().cpu().numpy()
+    if x.dtype.kind != "f":
+        raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+                           f"input {input.dtype}")
+    d = x.shape[-1]
+    pts = x.reshape(-1, d)
+    if isinstance(bins, Tensor):
+        bins = bins.tolist()
+    if isinstance(bins, (list, tuple)) and bins and isinstance(bins[0], Tensor):
+        bins = [b.detach().cpu().numpy() for b in bins]
+    rng = None if range is None else [(range[2 * i], range[2 * i + 1]) for i in _irange(d)]
+    w = None if weight is None else weight.detach().cpu().numpy().reshape(-1)
+    hist, edges = np.histogramdd(pts, bins=bins, range=rng, weights=w, density=density)
+    from .creation import tensor  # noqa: PLC0415
+
+    return _HISTDD(tensor(hist.astype(x.dtype)), [tensor(e.astype(x.dtype)) for e in edges])
+
+
+def _irange(n):
+    import builtins  # noqa: PLC0415
+
+    return builtins.range(n)

@@ -193,3 +193,20 @@ for _name, _fn in {
 
 for _n in ("hardshrink", "prelu"):
     METHODS.setdefault(_n, FUNCS[_n])
+
+
+def embedding_renorm_(weight, indices, max_norm, norm_type):
+    """Rescale, in place, the rows of ``weight`` that ``indices`` names whose ``norm_type``-norm
+    exceeds ``max_norm`` to norm ``max_norm`` (as nn.Embedding(max_norm=...) does, not recorded)."""
+    from .grad_mode import no_grad  # noqa: PLC0415
+
+    with no_grad():
+        rows = indices.reshape(-1).unique()
+        sel = weight[rows]
+        norms = sel.norm(norm_type, 1, True)
+        scale = FUNCS["where"](norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        weight[rows] = sel * scale
+    return weight
+
+
+FUNCS.setdefault("embedding_renorm_", embedding_renorm_)

@@ -211,3 +211,22 @@ def _functional():
 
 
 _ = Tensor
+
+
+FUNCS.setdefault("detach", lambda input: input.detach())
+FUNCS.setdefault("detach_", lambda input: input.detach_())
+
+
+@op("nonzero_static")
+def nonzero_static(input, *, size, fill_value=-1):
+    """``nonzero()`` padded with ``fill_value`` rows (or truncated) to exactly ``size`` rows."""
+    nz = input.nonzero()
+    n = int(size)
+    if n < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, got {n}")
+    if nz.shape[0] >= n:
+        return nz[:n].clone()
+    from .creation import full  # noqa: PLC0415
+
+    pad = full((n - nz.shape[0], input.dim()), fill_value, dtype=nz.dtype, device=input.device)
+    return FUNCS["cat"]([nz, pad], 0)
