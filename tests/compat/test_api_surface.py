@@ -11,6 +11,8 @@ import pytest
 import funcgrad.compat as torch
 
 CASES = json.loads((Path(__file__).parent / "data" / "api_surface_cases.json").read_text())
+NAMESPACE = {"torch": torch}
+exec(CASES["prelude"], NAMESPACE)  # helpers (deterministic modules) the cases use
 
 
 def _check(got, exp, expr):
@@ -36,7 +38,7 @@ def _check(got, exp, expr):
 def test_value(case):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        got = eval(case["expr"], {"torch": torch})
+        got = eval(case["expr"], dict(NAMESPACE))
     _check(got, case["expected"], case["expr"])
 
 

@@ -216,6 +216,39 @@ VALUE = [
     "torch.norm_except_dim(torch.arange(6.).reshape(2, 3), 2, 0)", "torch.norm_except_dim(torch.arange(6.).reshape(2, 3), 2, 1)",
     "torch.norm_except_dim(torch.arange(6.).reshape(2, 3), 2, -1)",
 ]
+VALUE += [
+    # torch.nn.utils
+    "[n for n, _ in torch.nn.utils.parametrizations.weight_norm(linear(3, 2)).named_parameters()]",
+    "torch.nn.utils.parametrizations.weight_norm(linear(3, 2)).parametrizations.weight.original0",
+    "torch.nn.utils.parametrizations.weight_norm(linear(3, 2), dim=1).parametrizations.weight.original0",
+    "torch.nn.utils.parametrizations.weight_norm(linear(3, 2), dim=None).parametrizations.weight.original0",
+    "torch.nn.utils.parametrizations.weight_norm(linear(3, 2))(torch.ones(1, 3))",
+    "type(torch.nn.utils.parametrizations.weight_norm(linear(3, 2))).__name__",
+    "[n for n, _ in after(torch.nn.utils.parametrizations.weight_norm(linear(3, 2)), lambda m: torch.nn.utils.parametrize.remove_parametrizations(m, 'weight')).named_parameters()]",
+    "after(torch.nn.utils.parametrizations.weight_norm(linear(3, 2)), lambda m: torch.nn.utils.parametrize.remove_parametrizations(m, 'weight')).weight",
+    "torch.nn.utils.parametrize.is_parametrized(torch.nn.utils.parametrizations.weight_norm(linear(3, 2)), 'weight')",
+    "torch.nn.utils.parametrize.is_parametrized(linear(3, 2))",
+    "torch.nn.utils.parametrize.type_before_parametrizations(torch.nn.utils.parametrizations.weight_norm(linear(3, 2))).__name__",
+    "[n for n, _ in torch.nn.utils.weight_norm(linear(3, 2)).named_parameters()]",
+    "torch.nn.utils.weight_norm(linear(3, 2)).weight_g", "torch.nn.utils.weight_norm(linear(3, 2))(torch.ones(2, 3))",
+    "after(torch.nn.utils.weight_norm(linear(3, 2)), torch.nn.utils.remove_weight_norm).weight",
+    "[n for n, _ in torch.nn.utils.spectral_norm(linear(3, 2)).named_parameters()]",
+    "sorted(n for n, _ in torch.nn.utils.spectral_norm(linear(3, 2)).named_buffers())",
+    "torch.linalg.matrix_norm(after(torch.nn.utils.parametrizations.spectral_norm(linear(4, 3)), lambda m: [m(torch.ones(1, 4)) for _ in range(30)]).weight.detach(), 2).round(decimals=4)",
+    "torch.linalg.matrix_norm(after(torch.nn.utils.spectral_norm(linear(4, 3)), lambda m: [m(torch.ones(1, 4)) for _ in range(30)]).weight.detach(), 2).round(decimals=4)",
+    "torch.nn.utils.fuse_conv_bn_eval(*conv_bn()).weight", "torch.nn.utils.fuse_conv_bn_eval(*conv_bn()).bias",
+    "torch.nn.utils.fuse_conv_bn_weights(torch.ones(2, 1, 1, 1), None, torch.tensor([1., 2.]), torch.tensor([4., 1.]), 0., torch.tensor([2., 3.]), torch.tensor([0., 1.]))",
+    "torch.nn.utils.fuse_conv_bn_weights(torch.ones(1, 2, 1, 1), None, torch.tensor([1., 2.]), torch.tensor([4., 1.]), 0., torch.tensor([2., 3.]), torch.tensor([0., 1.]), transpose=True)",
+    "torch.nn.utils.fuse_linear_bn_weights(torch.ones(2, 3), torch.ones(2), torch.tensor([1., 2.]), torch.tensor([4., 1.]), 0., torch.tensor([2., 3.]), torch.tensor([0., 1.]))",
+    "torch.nn.utils.get_total_norm([torch.ones(3), torch.full((1,), 2.)])", "torch.nn.utils.get_total_norm([torch.ones(3), torch.full((1,), -2.)], 1)",
+    "torch.nn.utils.get_total_norm([torch.ones(3), torch.full((1,), -2.)], float('inf'))",
+    "torch.nn.utils.get_total_norm([])",
+    "(lambda p: (setattr(p, 'grad', torch.full((2,), 3.)), torch.nn.utils.clip_grads_with_norm_([p], 1.0, torch.tensor(6.)), p.grad)[2])(torch.nn.Parameter(torch.zeros(2)))",
+    "(lambda p: (setattr(p, 'grad', torch.full((2,), 3.)), torch.nn.utils.clip_grad_norm(p, 1.0))[1])(torch.nn.Parameter(torch.zeros(2)))",
+    "torch.nn.utils.skip_init(torch.nn.Linear, 3, 2).weight.shape",
+    "torch.nn.utils.convert_parameters.parameters_to_vector(linear(2, 2).parameters())",
+    "torch.nn.utils.stateless.functional_call(linear(2, 1), {'weight': torch.ones(1, 2), 'bias': torch.zeros(1)}, (torch.ones(1, 2),))",
+]
 GRAD = [
     "torch.copysign(x, torch.tensor([-1., 1., -1.], dtype=torch.float64))",
     "torch.pdist(x.reshape(3, 1).repeat(1, 2))", "torch.pdist(torch.stack([x, x]))",
@@ -241,6 +274,32 @@ GRAD = [
     "torch.lstm_cell(x.reshape(1, 3), (torch.ones(1, 2, dtype=torch.float64), torch.ones(1, 2, dtype=torch.float64)), torch.linspace(-1, 1, 24, dtype=torch.float64).reshape(8, 3), torch.linspace(1, -1, 16, dtype=torch.float64).reshape(8, 2))[1]",
     "torch.adjoint(x.reshape(1, 3)) * torch.tensor([[1.], [2.], [3.]], dtype=torch.float64)",
 ]
+# helpers the module cases use, run with ``torch`` bound (by the generator and by the test)
+PRELUDE = """
+def linear(i, o, bias=True):
+    m = torch.nn.Linear(i, o, bias=bias)
+    with torch.no_grad():
+        m.weight.copy_(torch.linspace(-1.0, 1.5, i * o).reshape(o, i))
+        if bias:
+            m.bias.copy_(torch.linspace(0.5, -0.5, o))
+    return m
+
+def conv_bn():
+    c = torch.nn.Conv2d(2, 3, 2)
+    b = torch.nn.BatchNorm2d(3)
+    with torch.no_grad():
+        c.weight.copy_(torch.linspace(-1.0, 1.0, 24).reshape(3, 2, 2, 2))
+        c.bias.copy_(torch.tensor([0.1, -0.2, 0.3]))
+        b.running_mean.copy_(torch.tensor([0.5, -1.0, 0.0]))
+        b.running_var.copy_(torch.tensor([2.0, 0.5, 1.0]))
+        b.weight.copy_(torch.tensor([1.5, 0.5, -1.0]))
+        b.bias.copy_(torch.tensor([0.0, 1.0, 2.0]))
+    return c.eval(), b.eval()
+
+def after(m, fn):
+    fn(m)
+    return m
+"""
 X = [1.5, 2.0, 3.5]
 # cases whose expected gradient is torch's central finite difference, not torch's autograd: in torch
 # 2.13 as_strided_scatter's backward is wrong (torch.autograd.gradcheck fails on it)
@@ -270,11 +329,12 @@ def encode(v):
 
 
 def main():
-    cases = {"value": [], "grad": []}
+    exec(PRELUDE, globals())
+    cases = {"prelude": PRELUDE, "value": [], "grad": []}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for expr in VALUE:
-            cases["value"].append({"expr": expr, "expected": encode(eval(expr, {"torch": torch}))})
+            cases["value"].append({"expr": expr, "expected": encode(eval(expr, globals()))})
         for expr in GRAD:
             x = torch.tensor(X, dtype=torch.float64, requires_grad=True)
             out = eval(expr, {"torch": torch, "x": x})
