@@ -249,6 +249,31 @@ VALUE += [
     "torch.nn.utils.convert_parameters.parameters_to_vector(linear(2, 2).parameters())",
     "torch.nn.utils.stateless.functional_call(linear(2, 1), {'weight': torch.ones(1, 2), 'bias': torch.zeros(1)}, (torch.ones(1, 2),))",
 ]
+VALUE += [
+    # torch.fft hermitian, nn.init, torch.special
+    "torch.fft.hfft2(torch.tensor([[1 + 1j, 2 - 1j, 0.5j], [0.5, 1j, -1]]))",
+    "torch.fft.hfftn(torch.tensor([[1 + 1j, 2 - 1j, 0.5j], [0.5, 1j, -1]]), s=(2, 4))",
+    "torch.fft.hfftn(torch.tensor([[1 + 1j, 2 - 1j], [0.5, 1j]]), norm='ortho')",
+    "torch.fft.hfftn(torch.tensor([1., 2., 3.]), dim=0, norm='forward')",
+    "torch.fft.ihfft2(torch.arange(12.).reshape(3, 4))", "torch.fft.ihfftn(torch.arange(12.).reshape(3, 4), norm='ortho')",
+    "torch.fft.ihfftn(torch.arange(24.).reshape(2, 3, 4), dim=(0, 2))", "torch.fft.ihfft2(torch.arange(6, dtype=torch.float64).reshape(2, 3), s=(2, 4))",
+    "torch.nn.init.eye(torch.empty(2, 3))", "torch.nn.init.dirac(torch.empty(2, 2, 3))",
+    "(torch.nn.init.sparse_(torch.empty(4, 3), 0.5) == 0).sum(0)", "(torch.nn.init.sparse(torch.empty(5, 2), 0.3) == 0).sum(0)",
+    "torch.special.erfcx(torch.tensor([-2., 0., 1., 30., float('inf')]))", "torch.special.erfcx(torch.tensor([1, 2]))",
+    "torch.special.zeta(torch.tensor([2., 3.]), torch.tensor([1., 2.]))", "torch.special.zeta(2., torch.tensor([1., 0.5]))",
+    "torch.special.zeta(torch.tensor([2.]), 1.)",
+    "torch.special.spherical_bessel_j0(torch.tensor([0., 1., -2., 10.]))",
+    "torch.special.modified_bessel_k0(torch.tensor([0.5, 1., 3.]))", "torch.special.modified_bessel_k1(torch.tensor([0.5, 1., 3.]))",
+    "torch.special.scaled_modified_bessel_k0(torch.tensor([0.5, 1., 3.]))", "torch.special.scaled_modified_bessel_k1(torch.tensor([0.5, 1., 3.]))",
+    "torch.special.airy_ai(torch.tensor([-1., 0., 1.5]))",
+]
+for _p in ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+           "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+           "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l",
+           "legendre_polynomial_p"):
+    VALUE += [f"torch.special.{_p}(torch.tensor([-0.5, 0.25, 0.9, 1.5]), 3)",
+              f"torch.special.{_p}(torch.tensor([0.3]), torch.tensor([0., 1., 2., 5., -1.]))",
+              f"torch.special.{_p}(torch.tensor([0.3, 0.7], dtype=torch.float64), 0)"]
 GRAD = [
     "torch.copysign(x, torch.tensor([-1., 1., -1.], dtype=torch.float64))",
     "torch.pdist(x.reshape(3, 1).repeat(1, 2))", "torch.pdist(torch.stack([x, x]))",
@@ -268,6 +293,8 @@ GRAD = [
     "torch.linalg.householder_product(torch.stack([x, x * 0.5]).mT, torch.tensor([1.1, 0.4], dtype=torch.float64))",
     "torch.cholesky_solve(x.reshape(3, 1), torch.linalg.cholesky(torch.diag(x + 1) + 0.5))",
     "torch.linalg.lu_solve(*torch.linalg.lu_factor(torch.tensor([[1., 2., 0.], [3., 4., 1.], [0., 5., 2.]], dtype=torch.float64)), x.reshape(3, 1))",
+    "torch.special.erfcx(x)",
+    "torch.fft.hfftn(x.to(torch.complex128) * (1 + 1j)).abs()", "torch.fft.ihfftn(torch.stack([x, x * x])).abs()",
     "torch.linalg.vander(x)", "torch.linalg.matrix_norm(torch.stack([x, x * x]), 1)", "torch.linalg.norm(torch.stack([x, -x]), float('inf'))",
     "torch.linalg.cond(torch.diag(x))", "torch.nuclear_norm(torch.stack([x, x.flip(0)]))",
     "torch.gru_cell(x.reshape(1, 3), torch.ones(1, 2, dtype=torch.float64), torch.linspace(-1, 1, 18, dtype=torch.float64).reshape(6, 3), torch.linspace(1, -1, 12, dtype=torch.float64).reshape(6, 2))",
