@@ -209,7 +209,7 @@ NOT_APPLICABLE = [
     ("torch.utils.data", "datapipes", _DATAPIPE), ("torch.utils.data", "functional_datapipe", _DATAPIPE),
     ("torch.utils.data", "guaranteed_datapipes_determinism", _DATAPIPE), ("torch.utils.data", "non_deterministic", _DATAPIPE),
     ("torch.utils.data", "runtime_validation*", _DATAPIPE), ("torch.utils.data", "argument_validation", _DATAPIPE),
-    ("torch.utils.data", "graph", _DATAPIPE), ("torch.utils.data", "graph_settings", _DATAPIPE),
+    ("torch.utils.data", "graph", _DATAPIPE), ("torch.utils.data", "_DatasetKind", "DataLoader internal (torch lists it in __all__)"), ("torch.utils.data", "graph_settings", _DATAPIPE),
     ("torch.serialization", "*_SIZE", "legacy (pre-zip) format constants"),
     ("torch.serialization", "MAGIC_NUMBER", "legacy (pre-zip) format constants"),
     ("torch.serialization", "PROTOCOL_VERSION", "legacy (pre-zip) format constants"),
@@ -222,6 +222,8 @@ NOT_APPLICABLE = [
     ("torch.serialization", "check_module_version_greater_or_equal", "internal helper"),
     ("torch.serialization", "validate_*_device", "internal helper of the CUDA/HPU restore locations"),
     ("torch.serialization", "*crc32*", "CRC options of torch's C++ zip writer"),
+    ("torch.serialization", "register_package", _STORAGE), ("torch.serialization", "default_restore_location", _STORAGE),
+    ("torch.serialization", "location_tag", _STORAGE), ("torch.serialization", "skip_data", "prototype (PyTorch says so)"),
     ("torch.testing", "FileCheck", _TS),
     # --- backends / accelerator / cuda -----------------------------------------------
     ("torch.backends", "cusparselt", _KERNEL), ("torch.backends", "kleidiai", _KERNEL), ("torch.backends", "miopen", _KERNEL),

@@ -50,6 +50,7 @@ from .compile import compile  # noqa: E402,F401
 from .func import vmap  # noqa: E402,F401
 from .amp import GradScaler  # noqa: E402,F401
 from . import amp, multiprocessing, random, testing  # noqa: E402,F401
+from . import accelerator  # noqa: E402,F401
 from .amp import (  # noqa: E402,F401
     autocast, clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype,
     is_autocast_available, is_autocast_cache_enabled, is_autocast_cpu_enabled, is_autocast_enabled,

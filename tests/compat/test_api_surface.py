@@ -26,6 +26,10 @@ def _check(got, exp, expr):
                                    err_msg=expr)
     elif "size" in exp:
         assert tuple(got) == tuple(exp["size"]), expr
+    elif "dict" in exp:
+        assert sorted(got) == sorted(exp["dict"]), expr
+        for k, e in exp["dict"].items():
+            _check(got[k], e, expr)
     elif "seq" in exp:
         assert len(got) == len(exp["seq"]), expr
         for g, e in zip(got, exp["seq"]):

@@ -274,6 +274,31 @@ for _p in ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polyno
     VALUE += [f"torch.special.{_p}(torch.tensor([-0.5, 0.25, 0.9, 1.5]), 3)",
               f"torch.special.{_p}(torch.tensor([0.3]), torch.tensor([0., 1., 2., 5., -1.]))",
               f"torch.special.{_p}(torch.tensor([0.3, 0.7], dtype=torch.float64), 0)"]
+PRELUDE_MORE = """
+def rprop_run(**kw):
+    p = torch.nn.Parameter(torch.tensor([1.0, -2.0, 3.0, 0.0]))
+    opt = torch.optim.Rprop([p], **kw)
+    for _ in range(6):
+        opt.zero_grad()
+        ((p - torch.tensor([0.5, 0.0, 2.0, 0.0])) ** 2 * torch.tensor([1.0, 3.0, 0.5, 1.0])).sum().backward()
+        opt.step()
+    return p.detach(), opt.state[p]["step_size"], opt.state[p]["prev"], opt.state[p]["step"]
+"""
+VALUE += [
+    "rprop_run()", "rprop_run(lr=0.5)", "rprop_run(lr=0.3, etas=(0.3, 1.5), step_sizes=(0.01, 0.4))",
+    "rprop_run(lr=0.1, maximize=True)",
+    "list(torch.utils.data.StackDataset(torch.arange(3), torch.arange(3.) * 2))",
+    "torch.utils.data.StackDataset(a=torch.arange(3), b=torch.arange(3.) * 2)[1]",
+    "len(torch.utils.data.StackDataset(torch.arange(3), torch.arange(3.)))",
+    "torch.optim.lr_scheduler.inf",
+    "torch.func.linearize(torch.sin, torch.tensor([0., 1.]))[0]",
+    "torch.func.linearize(torch.sin, torch.tensor([0., 1.]))[1](torch.tensor([1., 2.]))",
+    "torch.func.linearize(lambda a, b: a * b, torch.tensor([2.]), torch.tensor([3.]))[1](torch.tensor([1.]), torch.tensor([1.]))",
+    "(lambda m: (torch.func.replace_all_batch_norm_modules_(m), m[1].running_mean, m[1].track_running_stats)[1:])(torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.BatchNorm1d(2)))",
+    "torch.accelerator.device_count()", "torch.accelerator.current_accelerator() is None", "torch.accelerator.is_available()",
+    "torch.autograd.is_tensor_like(torch.ones(1))", "torch.autograd.is_tensor_like([1.])",
+    "torch.backends.cuda.matmul.allow_tf32", "torch.backends.opt_einsum.is_available()",
+]
 GRAD = [
     "torch.copysign(x, torch.tensor([-1., 1., -1.], dtype=torch.float64))",
     "torch.pdist(x.reshape(3, 1).repeat(1, 2))", "torch.pdist(torch.stack([x, x]))",
@@ -327,6 +352,7 @@ def after(m, fn):
     fn(m)
     return m
 """
+PRELUDE += PRELUDE_MORE
 X = [1.5, 2.0, 3.5]
 # cases whose expected gradient is torch's central finite difference, not torch's autograd: in torch
 # 2.13 as_strided_scatter's backward is wrong (torch.autograd.gradcheck fails on it)
@@ -352,6 +378,8 @@ def encode(v):
         return {"size": list(v)}
     if isinstance(v, (tuple, list)):
         return {"seq": [encode(e) for e in v]}
+    if isinstance(v, dict):
+        return {"dict": {k: encode(e) for k, e in v.items()}}
     return {"py": v}
 
 
