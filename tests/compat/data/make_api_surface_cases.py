@@ -299,6 +299,60 @@ VALUE += [
     "torch.autograd.is_tensor_like(torch.ones(1))", "torch.autograd.is_tensor_like([1.])",
     "torch.backends.cuda.matmul.allow_tf32", "torch.backends.opt_einsum.is_available()",
 ]
+D = "torch.distributions."
+_DISTS = {
+    "Uniform(torch.tensor([0., 1.]), torch.tensor([2., 4.]))": "torch.tensor([0.5, 3.])",
+    "Exponential(torch.tensor([0.5, 2.]))": "torch.tensor([1., 0.3])",
+    "Laplace(torch.tensor([0., 1.]), torch.tensor([1., 2.]))": "torch.tensor([0.5, -1.])",
+    "Cauchy(torch.tensor([0., 1.]), torch.tensor([1., 2.]))": "torch.tensor([0.5, -1.])",
+    "Gumbel(torch.tensor([0., 1.]), torch.tensor([1., 2.]))": "torch.tensor([0.5, -1.])",
+    "HalfNormal(torch.tensor([1., 2.]))": "torch.tensor([0.5, 1.5])",
+    "LogNormal(torch.tensor([0., 1.]), torch.tensor([1., 0.5]))": "torch.tensor([0.5, 3.])",
+    "Gamma(torch.tensor([2., 0.5]), torch.tensor([1., 3.]))": "torch.tensor([1.5, 0.2])",
+    "Chi2(torch.tensor([3., 1.]))": "torch.tensor([1.5, 0.2])",
+    "Beta(torch.tensor([2., 0.5]), torch.tensor([3., 0.7]))": "torch.tensor([0.3, 0.9])",
+    "Dirichlet(torch.tensor([[1., 2., 3.], [0.5, 0.5, 4.]]))": "torch.tensor([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])",
+    "StudentT(torch.tensor([3., 10.]), torch.tensor([0., 1.]), torch.tensor([1., 2.]))": "torch.tensor([0.5, -1.])",
+    "Poisson(torch.tensor([0.5, 4.]))": "torch.tensor([0., 3.])",
+    "Geometric(torch.tensor([0.3, 0.9]))": "torch.tensor([0., 3.])",
+    "Binomial(torch.tensor([5., 10.]), torch.tensor([0.3, 0.9]))": "torch.tensor([2., 10.])",
+    "OneHotCategorical(torch.tensor([[0.2, 0.8], [0.5, 0.5]]))": "torch.tensor([[0., 1.], [1., 0.]])",
+    "MultivariateNormal(torch.tensor([0., 1.]), torch.tensor([[2., 0.5], [0.5, 1.]]))": "torch.tensor([[1., 1.], [0., -1.]])",
+    "MultivariateNormal(torch.zeros(3, 2), scale_tril=torch.tensor([[1., 0.], [0.3, 2.]]))": "torch.ones(3, 2)",
+    "MultivariateNormal(torch.zeros(2), precision_matrix=torch.tensor([[2., 0.5], [0.5, 1.]]))": "torch.ones(2)",
+    "Independent(torch.distributions.Normal(torch.zeros(2, 3), torch.ones(2, 3)), 1)": "torch.full((2, 3), 0.5)",
+}
+for _d, _v in _DISTS.items():
+    VALUE += [f"{D}{_d}.log_prob({_v})", f"{D}{_d}.batch_shape", f"{D}{_d}.event_shape",
+              f"{D}{_d}.sample((4,)).shape", f"{D}{_d}.sample().dtype == {_v}.dtype"]
+    if not _d.startswith(("Cauchy", "StudentT", "Geometric", "Binomial", "Poisson")):
+        VALUE.append(f"{D}{_d}.entropy()")
+    if not _d.startswith(("Cauchy", "StudentT", "Dirichlet", "MultivariateNormal(torch.zeros(2), precision")):
+        VALUE += [f"{D}{_d}.mean", f"{D}{_d}.variance"]
+    if _d.startswith(("Uniform", "Exponential", "Cauchy")):
+        VALUE.append(f"{D}{_d}.cdf({_v})")
+VALUE += [
+    "torch.distributions.MultivariateNormal(torch.zeros(2), torch.tensor([[2., 0.5], [0.5, 1.]])).precision_matrix",
+    "torch.distributions.MultivariateNormal(torch.zeros(2), torch.tensor([[2., 0.5], [0.5, 1.]])).scale_tril",
+    "torch.distributions.MultivariateNormal(torch.zeros(2), torch.tensor([[2., 0.5], [0.5, 1.]])).rsample((5,)).shape",
+    "torch.distributions.Uniform(0., 1.).rsample((2, 3)).shape", "torch.distributions.Chi2(torch.tensor([3.])).df",
+]
+for _p, _q in (("Uniform(torch.tensor([0.]), torch.tensor([2.]))", "Uniform(torch.tensor([-1.]), torch.tensor([3.]))"),
+               ("Uniform(torch.tensor([0.]), torch.tensor([2.]))", "Uniform(torch.tensor([0.5]), torch.tensor([3.]))"),
+               ("Exponential(torch.tensor([0.5, 2.]))", "Exponential(torch.tensor([1., 1.]))"),
+               ("Laplace(torch.tensor([0.]), torch.tensor([1.]))", "Laplace(torch.tensor([1.]), torch.tensor([2.]))"),
+               ("Gamma(torch.tensor([2., 0.5]), torch.tensor([1., 3.]))", "Gamma(torch.tensor([3., 1.]), torch.tensor([2., 2.]))"),
+               ("Beta(torch.tensor([2., 0.5]), torch.tensor([3., 0.7]))", "Beta(torch.tensor([1., 1.]), torch.tensor([1., 2.]))"),
+               ("Dirichlet(torch.tensor([1., 2., 3.]))", "Dirichlet(torch.tensor([2., 2., 2.]))"),
+               ("Poisson(torch.tensor([0.5, 4.]))", "Poisson(torch.tensor([1., 1.]))"),
+               ("MultivariateNormal(torch.tensor([0., 1.]), torch.tensor([[2., 0.5], [0.5, 1.]]))",
+                "MultivariateNormal(torch.tensor([1., 0.]), torch.tensor([[1., 0.], [0., 3.]]))"),
+               ("Independent(torch.distributions.Normal(torch.zeros(2, 3), torch.ones(2, 3)), 1)",
+                "Independent(torch.distributions.Normal(torch.ones(2, 3), torch.full((2, 3), 2.)), 1)"),
+               ("OneHotCategorical(torch.tensor([0.2, 0.8]))", "OneHotCategorical(torch.tensor([0.5, 0.5]))"),
+               ("Normal(0., 1.)", "Normal(1., 2.)")):
+    VALUE.append(f"torch.distributions.kl_divergence({D}{_p}, {D}{_q})")
+    VALUE.append(f"torch.distributions.kl.kl_divergence({D}{_p}, {D}{_q})")
 GRAD = [
     "torch.copysign(x, torch.tensor([-1., 1., -1.], dtype=torch.float64))",
     "torch.pdist(x.reshape(3, 1).repeat(1, 2))", "torch.pdist(torch.stack([x, x]))",
@@ -320,6 +374,13 @@ GRAD = [
     "torch.linalg.lu_solve(*torch.linalg.lu_factor(torch.tensor([[1., 2., 0.], [3., 4., 1.], [0., 5., 2.]], dtype=torch.float64)), x.reshape(3, 1))",
     "torch.special.erfcx(x)",
     "torch.fft.hfftn(x.to(torch.complex128) * (1 + 1j)).abs()", "torch.fft.ihfftn(torch.stack([x, x * x])).abs()",
+    "torch.distributions.Gamma(x, x * 0.5 + 1).log_prob(torch.tensor([1., 2., 0.5], dtype=torch.float64))",
+    "torch.distributions.Beta(x, 2.0).entropy()", "torch.distributions.Dirichlet(x).log_prob(torch.tensor([0.2, 0.3, 0.5], dtype=torch.float64))",
+    "torch.distributions.StudentT(x, 0.5, 2.0).log_prob(torch.tensor(1., dtype=torch.float64))",
+    "torch.distributions.MultivariateNormal(x, torch.diag(x)).log_prob(torch.ones(3, dtype=torch.float64))",
+    "torch.distributions.kl_divergence(torch.distributions.Gamma(x, 1.0), torch.distributions.Gamma(2.0, x))",
+    "torch.distributions.Binomial(10, x / 4).log_prob(torch.tensor([2., 5., 10.], dtype=torch.float64))",
+    "torch.distributions.Laplace(x, 1.5).rsample().detach() * 0 + torch.distributions.Laplace(x, 1.5).log_prob(x + 1)",
     "torch.linalg.vander(x)", "torch.linalg.matrix_norm(torch.stack([x, x * x]), 1)", "torch.linalg.norm(torch.stack([x, -x]), float('inf'))",
     "torch.linalg.cond(torch.diag(x))", "torch.nuclear_norm(torch.stack([x, x.flip(0)]))",
     "torch.gru_cell(x.reshape(1, 3), torch.ones(1, 2, dtype=torch.float64), torch.linspace(-1, 1, 18, dtype=torch.float64).reshape(6, 3), torch.linspace(1, -1, 12, dtype=torch.float64).reshape(6, 2))",
