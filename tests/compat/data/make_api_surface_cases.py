@@ -353,6 +353,26 @@ for _p, _q in (("Uniform(torch.tensor([0.]), torch.tensor([2.]))", "Uniform(torc
                ("Normal(0., 1.)", "Normal(1., 2.)")):
     VALUE.append(f"torch.distributions.kl_divergence({D}{_p}, {D}{_q})")
     VALUE.append(f"torch.distributions.kl.kl_divergence({D}{_p}, {D}{_q})")
+_TD = {
+    "TransformedDistribution(torch.distributions.Normal(torch.zeros(2), torch.ones(2)), [torch.distributions.TanhTransform()])": "torch.tensor([0.5, -0.9])",
+    "TransformedDistribution(torch.distributions.Normal(torch.zeros(2), torch.ones(2)), torch.distributions.ExpTransform())": "torch.tensor([0.5, 2.])",
+    "TransformedDistribution(torch.distributions.Normal(torch.zeros(2), torch.ones(2)), [torch.distributions.SigmoidTransform(), torch.distributions.AffineTransform(1., 2.)])": "torch.tensor([1.5, 2.9])",
+    "TransformedDistribution(torch.distributions.Normal(torch.zeros(2, 3), torch.ones(2, 3)), [torch.distributions.AffineTransform(torch.zeros(3), torch.tensor([1., 2., 3.]), event_dim=1)])": "torch.ones(2, 3)",
+    "TransformedDistribution(torch.distributions.Exponential(torch.tensor([1., 2.])), [torch.distributions.PowerTransform(torch.tensor(0.5))])": "torch.tensor([0.5, 1.2])",
+    "TransformedDistribution(torch.distributions.Normal(torch.zeros(2), torch.ones(2)), [torch.distributions.SoftplusTransform()])": "torch.tensor([0.5, 2.])",
+    "TransformedDistribution(torch.distributions.Normal(torch.zeros(2), torch.ones(2)), [torch.distributions.ComposeTransform([torch.distributions.ExpTransform(), torch.distributions.AffineTransform(-1., 3.)])])": "torch.tensor([0.5, 2.])",
+}
+for _d, _v in _TD.items():
+    VALUE += [f"{D}{_d}.log_prob({_v})", f"{D}{_d}.batch_shape", f"{D}{_d}.event_shape", f"{D}{_d}.sample((4,)).shape"]
+VALUE += [
+    "torch.distributions.TanhTransform()(torch.tensor([0.5]))", "torch.distributions.TanhTransform().inv(torch.tensor([0.5]))",
+    "torch.distributions.TanhTransform().log_abs_det_jacobian(torch.tensor([0.5, -3.]), torch.tensor([0.5, -3.]).tanh())",
+    "torch.distributions.SigmoidTransform().log_abs_det_jacobian(torch.tensor([0.5, -3.]), torch.tensor([0.5, -3.]).sigmoid())",
+    "torch.distributions.ExpTransform().inv.log_abs_det_jacobian(torch.tensor([2.]), torch.tensor([2.]).log())",
+    "torch.distributions.AffineTransform(1., torch.tensor([2., -3.])).log_abs_det_jacobian(torch.zeros(2), torch.zeros(2))",
+    "torch.distributions.identity_transform(torch.tensor([3.]))",
+    "torch.distributions.ComposeTransform([torch.distributions.ExpTransform(), torch.distributions.AffineTransform(1., 2.)]).inv(torch.tensor([3.]))",
+]
 GRAD = [
     "torch.copysign(x, torch.tensor([-1., 1., -1.], dtype=torch.float64))",
     "torch.pdist(x.reshape(3, 1).repeat(1, 2))", "torch.pdist(torch.stack([x, x]))",
@@ -381,6 +401,7 @@ GRAD = [
     "torch.distributions.kl_divergence(torch.distributions.Gamma(x, 1.0), torch.distributions.Gamma(2.0, x))",
     "torch.distributions.Binomial(10, x / 4).log_prob(torch.tensor([2., 5., 10.], dtype=torch.float64))",
     "torch.distributions.Laplace(x, 1.5).rsample().detach() * 0 + torch.distributions.Laplace(x, 1.5).log_prob(x + 1)",
+    "torch.distributions.TransformedDistribution(torch.distributions.Normal(x, 1.0), [torch.distributions.TanhTransform()]).log_prob(torch.tensor([0.1, -0.5, 0.9], dtype=torch.float64))",
     "torch.linalg.vander(x)", "torch.linalg.matrix_norm(torch.stack([x, x * x]), 1)", "torch.linalg.norm(torch.stack([x, -x]), float('inf'))",
     "torch.linalg.cond(torch.diag(x))", "torch.nuclear_norm(torch.stack([x, x.flip(0)]))",
     "torch.gru_cell(x.reshape(1, 3), torch.ones(1, 2, dtype=torch.float64), torch.linspace(-1, 1, 18, dtype=torch.float64).reshape(6, 3), torch.linspace(1, -1, 12, dtype=torch.float64).reshape(6, 2))",
