@@ -18,7 +18,9 @@ from ._dispatch import FUNCS as _FUNCS, METHODS as _METHODS
 from . import ops_elementwise, ops_shape, ops_index, ops_convert, ops_reduce, ops_linalg, ops_rounding  # noqa: F401
 from . import ops_sequence, ops_build, ops_complex  # noqa: F401,E402
 from . import ops_math_extra, ops_shape_extra, ops_stats  # noqa: F401,E402
+from . import ops_math_more, tensor_info  # noqa: F401,E402
 from . import inplace_methods as _inplace_methods  # noqa: F401
+from . import inplace_more as _inplace_more  # noqa: F401
 from .creation import *  # noqa: F401,F403
 from .creation import LEGACY as _LEGACY
 from .creation import manual_seed as _creation_manual_seed
@@ -35,12 +37,20 @@ from .tensor import Size, Tensor  # noqa: F401
 from . import autograd  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import nn, optim, utils  # noqa: E402,F401
+from . import ops_nn_aliases  # noqa: E402,F401  (torch.conv2d, torch.dropout, ...: ATen signatures)
+from . import ops_view_copy  # noqa: E402,F401
+from .creation_more import *  # noqa: E402,F401,F403
+from .torch_settings_more import *  # noqa: E402,F401,F403
+from .control_flow import *  # noqa: E402,F401,F403
 from . import fft, func, special  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from .sampling import multinomial  # noqa: E402,F401
 from . import _layout, backends, distributions, jit, onnx, version  # noqa: E402,F401  (torch.nn.modules.*, torch.backends, ...)
 from .compile import compile  # noqa: E402,F401
+from .func import vmap  # noqa: E402,F401
+from .amp import GradScaler  # noqa: E402,F401
 from . import amp, multiprocessing, random, testing  # noqa: E402,F401
+from . import accelerator  # noqa: E402,F401
 from .amp import (  # noqa: E402,F401
     autocast, clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype,
     is_autocast_available, is_autocast_cache_enabled, is_autocast_cpu_enabled, is_autocast_enabled,

@@ -194,3 +194,5 @@ def kl_divergence(p, q):
         return p.probs * (p.logits.sigmoid().log() - q.logits.sigmoid().log()) + \
             (1 - p.probs) * ((-p.logits).sigmoid().log() - (-q.logits).sigmoid().log())
     raise NotImplementedError(f"No KL(p || q) is implemented for p = {type(p).__name__}, q = {type(q).__name__}")
+from .distributions_more import *  # noqa: E402,F401,F403  (Uniform, Gamma, MultivariateNormal, ..., register_kl)
+from .distribution_transforms import *  # noqa: E402,F401,F403  (TanhTransform, TransformedDistribution, ...)

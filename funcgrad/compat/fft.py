@@ -108,3 +108,4 @@ def _shift(x, dim, sign):
         return x
     shifts = [sign * (x.shape[d] // 2) for d in dims]
     return FUNCS["roll"](x, shifts, dims)
+from .fft_hermitian import hfft2, hfftn, ihfft2, ihfftn  # noqa: E402,F401

@@ -425,3 +425,26 @@ def stack_module_state(models):
     buffers = {k: FUNCS["stack"]([dict(m.named_buffers())[k] for m in models]) for k, _ in models[0].named_buffers()}
     return params, buffers
 
+
+
+def linearize(func, *primals):
+    """(func(*primals), jvp_fn): ``jvp_fn(*tangents)`` is the Jacobian-vector product at primals
+    (each call re-runs func forward-mode, which gives the same values as a stored linearisation)."""
+    out = func(*primals)
+
+    def jvp_fn(*tangents):
+        if len(tangents) != len(primals):
+            raise RuntimeError(f"linearize: expected {len(primals)} tangents, got {len(tangents)}")
+        return jvp(func, tuple(primals), tuple(tangents))[1]
+    return out, jvp_fn
+
+
+def replace_all_batch_norm_modules_(root):
+    """Stop every BatchNorm in ``root`` from tracking running statistics (in place), for vmap."""
+    for m in root.modules():
+        if hasattr(m, "track_running_stats") and hasattr(m, "running_mean"):
+            m.running_mean = None
+            m.running_var = None
+            m.num_batches_tracked = None
+            m.track_running_stats = False
+    return root

@@ -211,3 +211,4 @@ def einsum(equation, *operands):
 
 
 METHODS["det"] = det
+from .linalg_more import *  # noqa: E402,F401,F403  (solve_triangular, lu, eig, lstsq, ...)

@@ -13,5 +13,7 @@ from ._losses import *  # noqa: F401,F403
 from ._losses import __all__ as _l
 from ._normalization import *  # noqa: F401,F403
 from ._normalization import __all__ as _n
+from ._distance import *  # noqa: F401,F403
+from ._distance import __all__ as _d
 
-__all__ = _a + _c + _l + _n
+__all__ = _a + _c + _l + _n + _d

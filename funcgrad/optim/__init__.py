@@ -12,5 +12,6 @@ from .optimizers import __all__ as _opt
 from .adam_variants import *  # noqa: F401,F403
 from .adam_variants import __all__ as _variants
 from .averaged import asgd  # noqa: F401
+from .sign_based import rprop  # noqa: F401
 
-__all__ = ["schedules"] + _opt + _variants + ["asgd"]
+__all__ = ["schedules"] + _opt + _variants + ["asgd", "rprop"]

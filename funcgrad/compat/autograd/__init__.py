@@ -55,3 +55,13 @@ class Variable(metaclass=_VariableMeta):
 
 
 _ = _gm
+
+
+from .. import anomaly as anomaly_mode  # noqa: E402,F401  (torch.autograd.anomaly_mode)
+from .. import function, grad_mode  # noqa: E402,F401  (torch.autograd.function, torch.autograd.grad_mode)
+from . import variable  # noqa: E402,F401
+
+
+def is_tensor_like(inp):
+    """True for a Tensor or an object whose type defines ``__torch_function__``."""
+    return isinstance(inp, Tensor) or hasattr(type(inp), "__torch_function__")

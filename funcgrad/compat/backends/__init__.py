@@ -4,4 +4,4 @@ funcgrad has no cuDNN or MPS: ``is_available()`` is False and the flags are
 plain settable attributes that change nothing.
 """
 
-from . import cudnn, mps  # noqa: F401
+from . import cpu, cuda, cudnn, mps, opt_einsum  # noqa: F401

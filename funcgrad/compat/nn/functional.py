@@ -379,8 +379,13 @@ from .layers_extra2 import (  # noqa: E402
 
 from .grid_sample import FUNCTIONS as _GRID, affine_grid, grid_sample  # noqa: E402
 from .unpool import FUNCTIONS as _UNPOOL, max_unpool1d, max_unpool2d, max_unpool3d  # noqa: E402
+from .functional_more import (  # noqa: E402
+    FUNCTIONS as _MORE, GRID_SAMPLE_INTERPOLATION_MODES, GRID_SAMPLE_PADDING_MODES, adaptive_max_pool3d, bilinear,
+    lp_pool3d, max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices, pdist, upsample_bilinear,
+    upsample_nearest,
+)
 
-__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE + ["ctc_loss"] + _LAYERS_EXTRA2 + _GRID + _UNPOOL
+__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE + ["ctc_loss"] + _LAYERS_EXTRA2 + _GRID + _UNPOOL + _MORE
 
 
 # PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's

@@ -155,3 +155,22 @@ uniform, normal, constant = _deprecated(uniform_), _deprecated(normal_), _deprec
 xavier_uniform, xavier_normal = _deprecated(xavier_uniform_), _deprecated(xavier_normal_)
 kaiming_uniform, kaiming_normal = _deprecated(kaiming_uniform_), _deprecated(kaiming_normal_)
 orthogonal = _deprecated(orthogonal_)
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """A 2-D tensor from N(0, std), then ``ceil(sparsity * rows)`` random rows of each column zeroed."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    from ..creation import randperm  # noqa: PLC0415
+
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        normal_(tensor, 0.0, std, generator)
+        for c in range(cols):
+            tensor[randperm(rows, generator=generator)[:num_zeros], c] = 0
+    return tensor
+
+
+eye, dirac, sparse = _deprecated(eye_), _deprecated(dirac_), _deprecated(sparse_)
+__all__ += ["sparse_"]

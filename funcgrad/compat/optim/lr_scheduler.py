@@ -5,6 +5,7 @@ SequentialLR and ChainedScheduler live in lr_scheduler_cycles.py and are re-expo
 from __future__ import annotations
 
 import math
+from math import inf  # noqa: F401  (torch.optim.lr_scheduler.inf, as PyTorch exports it)
 import warnings
 
 from ...optim import schedules as _s

@@ -64,3 +64,16 @@ def vector_to_parameters(vec, parameters):
 
 
 from . import rnn  # noqa: E402, F401  (torch.nn.utils.rnn is an attribute after `import torch.nn`)
+
+
+from . import clip_grad, convert_parameters, fusion, init, parametrizations, parametrize, stateless  # noqa: E402
+from .clip_grad import clip_grad_norm, clip_grads_with_norm_, get_total_norm  # noqa: E402,F401
+from .fusion import (  # noqa: E402,F401
+    fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights,
+)
+from .init import skip_init  # noqa: E402,F401
+from .weight_norm import remove_spectral_norm, remove_weight_norm, spectral_norm, weight_norm  # noqa: E402,F401
+
+__all__ += ["clip_grad_norm", "clip_grads_with_norm_", "get_total_norm", "fuse_conv_bn_eval", "fuse_conv_bn_weights",
+            "fuse_linear_bn_eval", "fuse_linear_bn_weights", "skip_init", "weight_norm", "remove_weight_norm",
+            "spectral_norm", "remove_spectral_norm"]
