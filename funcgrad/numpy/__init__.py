@@ -28,6 +28,8 @@ from . import _shape_methods  # noqa: F401  (attaches argsort, take, repeat, dia
 from ._sorting import *  # noqa: F401,F403
 from . import _more_methods  # noqa: F401,E402  (x.prod(), x.var(), x.clip(), ...)
 from ._complex import *  # noqa: F401,F403
+from ._calculus import *  # noqa: F401,F403
+from ._float_functions import *  # noqa: F401,F403
 from . import fft, linalg  # noqa: E402,F401  (fnp.fft, fnp.linalg)
 
 ndarray = Array

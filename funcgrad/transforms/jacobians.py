@@ -107,9 +107,12 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False):
     def jac_fun(*args):
         single, nums = _normalize_argnums(argnums, len(args), "jacrev")
         diff = tuple(args[i] for i in nums)
+        in_leaves, in_tree = tree.tree_flatten(diff)
+        # Python scalars are 0-d inputs (their Jacobian blocks need a shape and a dtype)
+        in_leaves = [x if isinstance(x, (Array, Tracer)) else asarray(x) for x in in_leaves]
         if holomorphic:
-            _check_dtypes([asarray(x) if not isinstance(x, (Array, Tracer)) else x for x in tree.tree_leaves(diff)],
-                          "inputs", "jacrev", True, True)
+            _check_dtypes(in_leaves, "inputs", "jacrev", True, True)
+        diff = tree.tree_unflatten(in_tree, in_leaves)
         res = vjp(_partial(fun, args, nums), *diff, has_aux=has_aux)
         y, pullback = res[0], res[1]
         out_leaves, out_tree = tree.tree_flatten(y)
