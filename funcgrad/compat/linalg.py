@@ -144,16 +144,8 @@ def pinverse(input, rcond=1e-15):
     return _lp.pinv(input, float(rcond))
 
 
-def norm(A, ord=None, dim=None, keepdim=False):  # noqa: A002
-    return FUNCS["norm"](A, "fro" if ord is None else ord, dim, keepdim)
-
-
 def vector_norm(x, ord=2, dim=None, keepdim=False):  # noqa: A002
     return FUNCS["norm"](x, ord, dim, keepdim)
-
-
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False):  # noqa: A002
-    return FUNCS["norm"](A, ord, dim, keepdim)
 
 
 def cross(a, b, dim=-1):
