@@ -18,7 +18,8 @@ import numpy as np
 from .. import backend
 from ..array import AvalProps
 from ..backend import XP_OF_TYPE
-from ..core import ALL_ARGS, Array, Trace, _impl_error
+from ..core import ALL_ARGS, Array, Trace
+from ..core import _impl_error as _core_impl_error
 from ..transforms.reverse import CallRule
 from .grad_mode import STATE
 from .tensor import Tensor, TENSOR_TYPES, wrap
@@ -49,6 +50,21 @@ NAMES = {
     "erfinv": "ErfinvBackward0", "xlogy": "XlogyBackward0",
     "logaddexp": "LogaddexpBackward0", "device_put": "ToCopyBackward0", "safe_mul": "MulBackward0",
 }
+
+
+class OpError(RuntimeError, ValueError):
+    """An operation's failure on its arguments (shapes that do not broadcast, an axis out of range, an
+    integer division by zero): PyTorch raises RuntimeError there, numpy ValueError; this is both."""
+
+
+def _impl_error(prim, vals, params, err):
+    """The core's impl error (naming the primitive and the shapes), of PyTorch's class: RuntimeError."""
+    new = _core_impl_error(prim, vals, params, err)
+    if type(new) in (ValueError, ZeroDivisionError):
+        out = OpError(str(new))
+        out.__cause__ = new.__cause__
+        return out
+    return new
 
 
 class _Aval(AvalProps):

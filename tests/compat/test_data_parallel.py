@@ -201,7 +201,7 @@ def test_state_dict_round_trip_and_errors_name_the_replica(gpus):
     other.load_state_dict(dp.state_dict())
     x = torch.randn(4, 3, dtype=torch.float64)
     assert torch.equal(dp(x), other(x))
-    with pytest.raises(ValueError, match=r"Caught ValueError in replica 0 on device cpu: linear: input \(2, 7\)"):
+    with pytest.raises(RuntimeError, match=r"Caught OpError in replica 0 on device cpu: linear: input \(2, 7\)"):
         dp(torch.randn(4, 7, dtype=torch.float64))
 
 

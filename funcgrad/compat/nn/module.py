@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import OrderedDict, namedtuple
 
 from ..grad_mode import is_grad_enabled, no_grad
+from ..graph import OpError as _op_error
 from ..hooks import RemovableHandle
 from ..tensor import Tensor
 from .parameter import Parameter
@@ -371,7 +372,13 @@ class Module:
 
             bw = BackwardHookState(self)
             args = bw.setup_inputs(args)
-        out = self.forward(*args, **kwargs)
+        try:
+            out = self.forward(*args, **kwargs)
+        except ValueError as e:
+            if type(e) is not ValueError:
+                raise
+            # funcgrad.nn's checks raise numpy's class; PyTorch's layers raise RuntimeError (OpError is both)
+            raise _op_error(str(e)) from e
         for hook in tuple(self._forward_hooks):
             r = hook(self, args, out)
             if r is not None:

@@ -1,0 +1,127 @@
+"""Exception classes (issue 22 item 2): each misuse in _exception_cases.py raises the class torch 2.13
+raises for it (recorded in _exception_classes_torch.json by scripts/record_exception_classes.py).
+
+Cases compat does not match yet are listed in KNOWN_DIFFERENT with the class compat raises today
+(None: no error); they are strict xfails, so fixing one makes this test fail until it is removed
+from the list."""
+
+import json
+import pathlib
+import warnings
+
+import pytest
+
+import funcgrad.compat as torch
+from funcgrad.compat import nn
+from funcgrad.compat.nn import functional as F
+
+from ._exception_cases import CASES
+
+EXPECTED = json.loads((pathlib.Path(__file__).parent / "_exception_classes_torch.json").read_text())
+
+KNOWN_DIFFERENT = {
+    'conv2d_kernel0': None,  # torch: RuntimeError
+    'nan_to_int': None,  # torch: RuntimeError
+    'where_cond_dtype': None,  # torch: RuntimeError
+    'bitwise_float': 'TypeError',  # torch: NotImplementedError
+    'pow_int_neg': 'RuntimeError',  # torch: None
+    'argmax_empty': 'ValueError',  # torch: IndexError
+    'sum_dim_float': None,  # torch: TypeError
+    'sum_dim_str': 'ValueError',  # torch: TypeError
+    'topk_neg': None,  # torch: RuntimeError
+    'reshape_float': None,  # torch: TypeError
+    'view_float': None,  # torch: TypeError
+    'cat_empty_list': 'RuntimeError',  # torch: ValueError
+    'cat_tensor_not_list': None,  # torch: TypeError
+    'split_zero': 'ValueError',  # torch: RuntimeError
+    'chunk_neg': None,  # torch: RuntimeError
+    'chunk_zero': 'ZeroDivisionError',  # torch: RuntimeError
+    'narrow_neg_length': None,  # torch: RuntimeError
+    'unfold_step0': 'ZeroDivisionError',  # torch: RuntimeError
+    'getitem_bool_mask_shape': None,  # torch: IndexError
+    'setitem_shape': 'ValueError',  # torch: RuntimeError
+    'setitem_none': None,  # torch: TypeError
+    'index_select_float': 'IndexError',  # torch: RuntimeError
+    'gather_range': 'IndexError',  # torch: RuntimeError
+    'scatter_range': 'IndexError',  # torch: RuntimeError
+    'scatter_add_range': 'IndexError',  # torch: RuntimeError
+    'masked_select_shape': 'ValueError',  # torch: RuntimeError
+    'one_hot_range': None,  # torch: RuntimeError
+    'one_hot_float': 'TypeError',  # torch: RuntimeError
+    'matmul_dtype': None,  # torch: RuntimeError
+    'outer_2d': None,  # torch: RuntimeError
+    'inv_singular': 'LinAlgError',  # torch: _LinAlgError
+    'solve_shapes': 'ValueError',  # torch: RuntimeError
+    'solve_singular': 'LinAlgError',  # torch: _LinAlgError
+    'cholesky_not_pd': 'LinAlgError',  # torch: _LinAlgError
+    'norm_ord': None,  # torch: RuntimeError
+    'einsum_bad': 'ValueError',  # torch: RuntimeError
+    'einsum_ops_count': 'ValueError',  # torch: RuntimeError
+    'int_matmul_float': None,  # torch: RuntimeError
+    'linear_dtype': None,  # torch: RuntimeError
+    'linear_int_input': None,  # torch: RuntimeError
+    'F_linear_shapes': 'ValueError',  # torch: RuntimeError
+    'conv2d_dtype': None,  # torch: RuntimeError
+    'conv2d_stride0': 'ZeroDivisionError',  # torch: RuntimeError
+    'conv2d_padding_str': None,  # torch: ValueError
+    'F_conv2d_weight': 'ValueError',  # torch: RuntimeError
+    'maxpool2d_stride0': 'ZeroDivisionError',  # torch: RuntimeError
+    'avgpool2d_kernel0': 'ZeroDivisionError',  # torch: RuntimeError
+    'embedding_float': 'TypeError',  # torch: RuntimeError
+    'embedding_neg': None,  # torch: IndexError
+    'F_pad_odd': 'ValueError',  # torch: RuntimeError
+    'mse_broadcast_bad': 'ValueError',  # torch: RuntimeError
+    'l1_broadcast_bad': 'ValueError',  # torch: RuntimeError
+    'cross_entropy_target_float_shape': 'ValueError',  # torch: RuntimeError
+    'cross_entropy_target_dtype': None,  # torch: RuntimeError
+    'bce_range': None,  # torch: RuntimeError
+    'kl_div_shape': 'ValueError',  # torch: RuntimeError
+    'smooth_l1_shape': 'ValueError',  # torch: RuntimeError
+    'huber_neg_delta': None,  # torch: RuntimeError
+    'cross_entropy_ignore_weight': None,  # torch: RuntimeError
+    'randint_low_high': 'ValueError',  # torch: RuntimeError
+    'full_none': None,  # torch: TypeError
+    'arange_bad_range': None,  # torch: RuntimeError
+    'linspace_neg_steps': 'ValueError',  # torch: RuntimeError
+    'eye_negative': 'ValueError',  # torch: RuntimeError
+    'tensor_none': 'TypeError',  # torch: RuntimeError
+    'tensor_bad_dtype': None,  # torch: TypeError
+    'tensor_object': 'TypeError',  # torch: RuntimeError
+    'device_bad_index': 'ValueError',  # torch: RuntimeError
+    'from_numpy_obj': 'NameError',  # torch: TypeError
+    'from_numpy_negstride': 'NameError',  # torch: ValueError
+    'normal_neg_std': None,  # torch: RuntimeError
+    'zeros_like_nontensor': 'AttributeError',  # torch: TypeError
+    'randperm_neg': None,  # torch: RuntimeError
+    'empty_size_kw_negative': None,  # torch: RuntimeError
+}
+
+
+def _params():
+    for family, cid, code in CASES:
+        marks = [pytest.mark.xfail(strict=True, reason=f"compat raises {KNOWN_DIFFERENT[cid]} today")] \
+            if cid in KNOWN_DIFFERENT else []
+        yield pytest.param(code, EXPECTED[cid], id=f"{family}-{cid}", marks=marks)
+
+
+@pytest.mark.parametrize(("code", "expected"), list(_params()))
+def test_misuse_raises_pytorchs_class(code, expected):
+    env = {"torch": torch, "nn": nn, "F": F}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if expected is None:
+            exec(code, env)  # torch accepts it: so must compat
+            return
+        with pytest.raises(Exception) as info:  # noqa: PT011 - the class is what is checked
+            exec(code, env)
+    names = [c.__name__ for c in type(info.value).__mro__]
+    assert expected[0] in names, f"{code}: torch raises {expected[0]}, compat {type(info.value).__name__}: {info.value}"
+
+
+def test_op_errors_are_runtime_and_value_errors():
+    with pytest.raises(RuntimeError, match=r"\(3\).*\(4\)|shapes|broadcast") as info:
+        torch.randn(2, 3) + torch.randn(4)
+    assert isinstance(info.value, ValueError)  # numpy users' except ValueError keeps working
+    with pytest.raises(RuntimeError, match="linear: input") as info:
+        nn.Linear(3, 4)(torch.randn(2, 5))
+    assert isinstance(info.value, ValueError)
