@@ -128,7 +128,7 @@ def _split_vjp(jitted, traced, devices):
                                f"vjp of {jitted.fname}", [f"in_{i}" for i in range(n)] + [f"ct_{i}" for i in range(n_out)])
     assert not lifted  # the graph closes over constants only
     fwd, bwd, _ = split_known(graph, list(range(n)), ["res"] + list(range(n, n + n_out)), n_out,
-                              devices + [devices[0] if devices else None] * n_out)
+                              devices + [devices[0] if devices else None] * n_out, remat=True)
 
     def backward(gs, ans, *residuals):
         like = next(g for g in gs if type(g) is not Zero)  # (the backward pass runs when one arrived)

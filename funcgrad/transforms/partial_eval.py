@@ -46,7 +46,26 @@ def trace_flat(fun, avals, devices, name, argnames):
     return compiled, list(lifted)
 
 
-def split_known(joint, known, bwd_layout, n_primal_out, devices):
+# Element-wise and shape primitives whose outputs are recomputed in the backward part instead of
+# saved, when they are small: there a replay is bound by per-operation overhead (each saved residual
+# is one more output of the forward and input of the backward, and keeps the forward's buffers from
+# being reused), while on large arrays saving costs memory only and recomputing costs time.
+_REMAT = frozenset({
+    "add", "subtract", "multiply", "divide", "negative", "absolute", "square", "maximum", "minimum", "sign",
+    "reciprocal", "sqrt", "exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "sinh", "cosh",
+    "arctan", "power", "greater", "greater_equal", "less", "less_equal", "equal", "not_equal",
+    "where", "convert_element_type", "reshape", "broadcast_to", "transpose",
+})
+REMAT_MAX_ELEMENTS = 4096
+
+
+def _rematerialize(e):
+    if e.prim.name not in _REMAT:
+        return False
+    return all(int(np.prod(v.aval.shape)) <= REMAT_MAX_ELEMENTS for v in e.outputs)
+
+
+def split_known(joint, known, bwd_layout, n_primal_out, devices, remat=False):
     """Partial evaluation of a traced body into a forward part that saves residuals and a backward part.
 
     ``joint``'s inputs at positions ``known`` are known before the backward pass (the primal inputs)
@@ -57,6 +76,10 @@ def split_known(joint, known, bwd_layout, n_primal_out, devices):
     - ``bwd`` takes the inputs ``bwd_layout`` lists (positions of ``joint``'s inputs, and ``"res"``
       where the residuals go) and returns ``joint``'s other outputs.  Known inputs listed there are
       read directly (loop invariants), not saved as residuals.
+
+    With ``remat``, small element-wise and shape results (``_REMAT``, at most ``REMAT_MAX_ELEMENTS`` elements) are
+    not saved: the equations computing them are copied into the backward part, which recomputes
+    them from what is saved (JAX leaves this to XLA's fusion; here it is the partial evaluation's).
     """
     g = joint.graph
     invars = list(g.invars)
@@ -69,11 +92,22 @@ def split_known(joint, known, bwd_layout, n_primal_out, devices):
         else:
             k_eqns.append(e)
     free = {id(v) for v in g.constvars} | {id(invars[i]) for i in bwd_layout if i != "res"}
-    residuals, seen = [], set()
-    for a in [a for e in u_eqns for a in e.inputs] + list(g.outvars[n_primal_out:]):
-        if type(a) is Var and id(a) not in unknown and id(a) not in free and id(a) not in seen:
-            seen.add(id(a))
+    producer = {id(v): e for e in k_eqns for v in e.outputs}
+    residuals, seen, copied = [], set(), set()
+    todo = [a for e in u_eqns for a in e.inputs] + list(g.outvars[n_primal_out:])
+    while todo:
+        a = todo.pop(0)
+        if type(a) is not Var or id(a) in unknown or id(a) in free or id(a) in seen:
+            continue
+        seen.add(id(a))
+        e = producer.get(id(a))
+        if remat and e is not None and _rematerialize(e):  # cheaper to recompute in the backward part than to save
+            if id(e) not in copied:
+                copied.add(id(e))
+                todo.extend(e.inputs)
+        else:
             residuals.append(a)
+    u_eqns = [e for e in k_eqns if id(e) in copied] + u_eqns  # (k_eqns is in topological order)
     types = [backend.get_backend(d).array_type for d in devices]
     fwd = Compiled(Graph([invars[i] for i in known], g.constvars, g.consts, k_eqns,
                          list(g.outvars[:n_primal_out]) + residuals, None, None),

@@ -90,3 +90,26 @@ def test_defvjp_residuals_needs_multiple_results():
     p = Primitive("test_partial_eval_single", lambda x: x)
     with pytest.raises(ValueError, match="multiple results"):
         p.defvjp_residuals(lambda args, traced, params: None)
+
+
+def _residual_count(f, *args):
+    jf = fg.jit(f)
+    fg.grad(jf)(*args)
+    compiled = jf.lower(*args).compiled
+    (fwd_params, _, _), = [v for k, v in compiled.derived.items() if k[0] == "residuals"]
+    fwd = fwd_params["jitted"]
+    return len(fwd.graph.outvars) - len(compiled.out_avals)
+
+
+def test_small_elementwise_results_are_recomputed_and_large_ones_saved():
+    def chain(x):
+        for _ in range(20):
+            x = fnp.sin(x) * 1.5 + x
+        return fnp.sum(x)
+
+    small = fnp.asarray(np.linspace(0, 1, 10))
+    assert _residual_count(chain, small) <= 1  # only the input: the backward recomputes the chain
+    large = fnp.asarray(np.linspace(0, 1, 10_000))
+    assert _residual_count(chain, large) >= 20  # too large to recompute: saved
+    for x in (small, large):
+        np.testing.assert_allclose(np.asarray(fg.grad(fg.jit(chain))(x)), np.asarray(fg.grad(chain)(x)), rtol=1e-12)
