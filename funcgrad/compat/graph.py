@@ -456,11 +456,16 @@ def _record_residuals(prim, vals, params, edges):
     and the grad_fn keeps the residuals it returns (internal values, not the user's tensors: nothing to
     version-check), as AOTAutograd's compiled forward does."""
     edges = [e if e is not None and np.dtype(v.dtype).kind in "fc" else None for e, v in zip(edges, vals)]
-    fwd_params, n_out, bwd = prim.vjp_residuals(vals, tuple(e is not None for e in edges), params)
+    if all(e is None for e in edges):
+        fwd_params, n_out = params, None
+    else:
+        fwd_params, n_out, bwd = prim.vjp_residuals(vals, tuple(e is not None for e in edges), params)
     try:
         out = prim.impl(*vals, **fwd_params)
     except Exception as e:
         raise _impl_error(prim, vals, fwd_params, e) from e
+    if n_out is None:
+        return tuple(wrap(_own(o, vals)) for o in out)
     outs = [_own(o, vals) for o in out[:n_out]]
     res = [wrap(o) for o in outs]
     if all(o.dtype.kind not in "fc" for o in outs):

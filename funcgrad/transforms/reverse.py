@@ -135,6 +135,8 @@ class VJPTrace(Trace):
         """A primitive with a residual-saving vjp (``Primitive.defvjp_residuals``): its forward part runs
         now, and the tape keeps the residuals it returns, not the arguments."""
         parents = [p if p is not None and np.dtype(p.dtype).kind in "fc" else None for p in parents]
+        if all(p is None for p in parents):  # nothing to differentiate (integer tracers only)
+            return prim.bind(*primals, **params)
         fwd_params, n_out, bwd = prim.vjp_residuals(primals, tuple(p is not None for p in parents), params)
         out = prim.bind(*primals, **fwd_params)
         outs = out[:n_out]
