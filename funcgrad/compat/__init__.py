@@ -40,7 +40,7 @@ from . import nn, optim, utils  # noqa: E402,F401
 from . import ops_nn_aliases  # noqa: E402,F401  (torch.conv2d, torch.dropout, ...: ATen signatures)
 from . import ops_view_copy  # noqa: E402,F401
 from .creation_more import *  # noqa: E402,F401,F403
-from .torch_settings_more import *  # noqa: E402,F401,F403
+from .runtime_switches import *  # noqa: E402,F401,F403
 from .control_flow import *  # noqa: E402,F401,F403
 from . import fft, func, special  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401

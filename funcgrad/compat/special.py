@@ -76,4 +76,4 @@ def _binary(name, fn, grad_name):
 xlog1py = _binary("xlog1py", _ss.xlog1py, "SpecialXlog1PyBackward0")
 gammainc = _binary("gammainc", _ss.gammainc, "SpecialGammaincBackward0")
 gammaincc = _binary("gammaincc", _ss.gammaincc, "SpecialGammainccBackward0")
-from .special_more import *  # noqa: E402,F401,F403  (erfcx, zeta, the orthogonal polynomials, ...)
+from .special_scipy import *  # noqa: E402,F401,F403  (erfcx, zeta, the orthogonal polynomials, ...)

@@ -7,4 +7,4 @@ from .sampler import (  # noqa: F401
     BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler, WeightedRandomSampler,
 )
 from .worker import get_worker_info  # noqa: F401
-from .dataset_more import ChainDataset, StackDataset  # noqa: E402,F401
+from .dataset_combinators import ChainDataset, StackDataset  # noqa: E402,F401

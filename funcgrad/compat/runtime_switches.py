@@ -1,4 +1,4 @@
-"""More of torch's global switches and build facts: deterministic debug mode, warn-always,
+"""torch's runtime switches and build facts: deterministic debug mode, warn-always,
 flush-denormal, inter-op threads, anomaly mode (functional forms), autocast setters, and the
 ``has_*`` build flags (as true of funcgrad's numpy backend: LAPACK and FFT yes, MKL/OpenMP no).
 """

@@ -1,4 +1,4 @@
-"""More of torch.special: erfcx, zeta, spherical_bessel_j0, modified_bessel_k0/k1 (and scaled),
+"""torch.special functions evaluated with scipy.special on the host: erfcx, zeta, spherical_bessel_j0, modified_bessel_k0/k1 (and scaled),
 airy_ai, and the orthogonal polynomials (Chebyshev T/U/V/W and their shifted forms, Hermite H/He,
 Laguerre L, Legendre P).
 
