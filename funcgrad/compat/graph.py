@@ -61,9 +61,7 @@ def _impl_error(prim, vals, params, err):
     """The core's impl error (naming the primitive and the shapes), of PyTorch's class: RuntimeError."""
     new = _core_impl_error(prim, vals, params, err)
     if type(new) in (ValueError, ZeroDivisionError):
-        out = OpError(str(new))
-        out.__cause__ = new.__cause__
-        return out
+        return OpError(str(new))
     return new
 
 
@@ -441,14 +439,21 @@ def _record_multi(prim, args, params, edges, outs, res):
     _finish_node(node, prim, outs[0], _new(Tensor))
     node.out = outs if prim.saves_out else None
     node.outs = [_Aval(o.shape, o.dtype) for o in outs]
+    node.saved_any = bool(node.vers) or prim.saves_out
+    return _attach_outputs(node, res)
+
+
+def _attach_outputs(node, tensors):
+    """Make ``tensors`` (None for none) the outputs of multi-output ``node``: their grad_fn, output
+    number and the node's shared version counter."""
     node.out_vc = [0]
     node.out_ver = 0
-    node.saved_any = bool(node.vers) or prim.saves_out
-    for k, t in enumerate(res):
-        t.grad_fn = node
-        t._output_nr = k
-        t._vc = node.out_vc
-    return tuple(res)
+    for k, t in enumerate(tensors):
+        if t is not None:
+            t.grad_fn = node
+            t._output_nr = k
+            t._vc = node.out_vc
+    return tuple(tensors)
 
 
 def _record_residuals(prim, vals, params, edges):
@@ -476,14 +481,8 @@ def _record_residuals(prim, vals, params, edges):
     node.shape, node.dtype = outs[0].shape, outs[0].dtype
     node.outs = [_Aval(o.shape, o.dtype) for o in outs]
     node.out = node.outs  # the backward part reads residuals only
-    node.out_vc = [0]
-    node.out_ver = 0
     node.saved_any = True
-    for k, t in enumerate(res):
-        t.grad_fn = node
-        t._output_nr = k
-        t._vc = node.out_vc
-    return tuple(res)
+    return _attach_outputs(node, res)
 
 
 DOUBLE_BACKWARD_COMPILED = "torch.compile with aot_autograd does not currently support double backward"
@@ -505,19 +504,7 @@ def compiled_backward_results(node, res):
     barrier.shape, barrier.dtype = got[0]._value.shape, got[0]._value.dtype
     barrier.outs = barrier.out = [_Aval(r._value.shape, r._value.dtype) if r is not None else _Aval((), None)
                                   for r in res]
-    barrier.out_vc = [0]
-    barrier.out_ver = 0
-    out = []
-    for k, r in enumerate(res):
-        if r is None:
-            out.append(None)
-            continue
-        t = wrap(r._value)
-        t.grad_fn = barrier
-        t._output_nr = k
-        t._vc = barrier.out_vc
-        out.append(t)
-    return out
+    return list(_attach_outputs(barrier, [None if r is None else wrap(r._value) for r in res]))
 
 
 def _arr(buf):
