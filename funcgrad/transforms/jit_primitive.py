@@ -57,12 +57,16 @@ class Compiled:
         fun.__name__ = self.fname
         return fun
 
-    def derived_jit(self, kind, build):
-        if self.custom_rules and (kind[0] if type(kind) is tuple else kind) == "jvp":
+    def refuse_custom_rules(self, how):
+        """Differentiating the graph from outside ignores the rules of the custom_vjp/custom_jvp calls
+        it holds (their primal bodies were traced): refuse, naming ``how`` (e.g. "grad(jit(f))")."""
+        if self.custom_rules:
             raise NotImplementedError(
-                f"differentiating the jitted function {self.fname} from outside (jvp(jit(f)), jacfwd(jit(f))) "
-                f"is not supported when it calls {', '.join(sorted(set(self.custom_rules)))}: the jitted graph "
-                "holds their primal bodies, not their rules. Put the differentiation inside: jit(grad(f)).")
+                f"differentiating the jitted function {self.fname} from outside ({how}) is not supported "
+                f"when it calls {', '.join(sorted(set(self.custom_rules)))}: the jitted graph holds their "
+                "primal bodies, not their rules. Put the differentiation inside: jit(grad(f)).")
+
+    def derived_jit(self, kind, build):
         j = self.derived.get(kind)
         if j is None:
             from .jit import jit  # noqa: PLC0415 - jit.py builds on this module
@@ -105,11 +109,7 @@ def _split_vjp(jitted, traced, devices):
     from .api import vjp  # noqa: PLC0415
     from .partial_eval import split_known, trace_flat  # noqa: PLC0415 - partial_eval builds on jit
 
-    if jitted.custom_rules:
-        raise NotImplementedError(
-            f"differentiating the jitted function {jitted.fname} from outside (grad(jit(f)), vjp(jit(f))) "
-            f"is not supported when it calls {', '.join(sorted(set(jitted.custom_rules)))}: the jitted graph "
-            "holds their primal bodies, not their rules. Put the differentiation inside: jit(grad(f)).")
+    jitted.refuse_custom_rules("grad(jit(f)), vjp(jit(f))")
     fun = jitted.as_function()
     n, n_out = len(traced), len(jitted.out_avals)
 
@@ -124,11 +124,12 @@ def _split_vjp(jitted, traced, devices):
         return list(out) + list(pullback(list(xs_and_gs[n:])))
 
     avals = [v.aval for v in jitted.graph.invars] + list(jitted.out_avals)
-    graph, lifted = trace_flat(joint, avals, devices + [devices[0] if devices else None] * n_out,
-                               f"vjp of {jitted.fname}", [f"in_{i}" for i in range(n)] + [f"ct_{i}" for i in range(n_out)])
+    devices = devices + [devices[0] if devices else None] * n_out  # (cotangents live with the inputs)
+    graph, lifted = trace_flat(joint, avals, devices, f"vjp of {jitted.fname}",
+                               [f"in_{i}" for i in range(n)] + [f"ct_{i}" for i in range(n_out)])
     assert not lifted  # the graph closes over constants only
-    fwd, bwd, _ = split_known(graph, list(range(n)), ["res"] + list(range(n, n + n_out)), n_out,
-                              devices + [devices[0] if devices else None] * n_out, remat=True)
+    fwd, bwd, _ = split_known(graph, list(range(n)), ["res"] + list(range(n, n + n_out)), n_out, devices,
+                              remat=True)
 
     def backward(gs, ans, *residuals):
         like = next(g for g in gs if type(g) is not Zero)  # (the backward pass runs when one arrived)
@@ -157,6 +158,7 @@ def _jit_jvp(ts, ans, *args, jitted):
         tangent.__name__ = f"jvp of {jitted.fname}"
         return tangent
 
+    jitted.refuse_custom_rules("jvp(jit(f)), jacfwd(jit(f))")
     j = jitted.derived_jit(("jvp", mask), build)
     return tuple(j(*args, *[t for t, m in zip(ts, mask) if m]))
 
