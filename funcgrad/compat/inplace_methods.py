@@ -25,9 +25,14 @@ def _make(fn, name):
     return f
 
 
-for _n in _NAMES:
-    if _n in FUNCS and _n + "_" not in METHODS:
-        METHODS[_n + "_"] = _make(FUNCS[_n], _n)
+def add_inplace_methods(names):
+    """``x.op_()`` for each op in ``names`` that compat has and that has no in-place method yet."""
+    for n in names:
+        if n in FUNCS and n + "_" not in METHODS:
+            METHODS[n + "_"] = _make(FUNCS[n], n)
+
+
+add_inplace_methods(_NAMES)
 
 
 def _idiv(self, other):

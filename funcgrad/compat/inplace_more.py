@@ -11,6 +11,7 @@ from __future__ import annotations
 from ._dispatch import FUNCS, METHODS
 from .grad_mode import STATE
 from .inplace import _check_leaf, inplace
+from .inplace_methods import add_inplace_methods
 from .tensor import Tensor
 
 __all__: list = []
@@ -24,16 +25,7 @@ _ELEMENTWISE = (
 )
 
 
-def _make(fn, name):
-    def f(self, *args, **kwargs):
-        return inplace(self, lambda s, *a: fn(s, *a, **kwargs), *args, name=None)
-    f.__name__ = name + "_"
-    return f
-
-
-for _n in _ELEMENTWISE:
-    if _n in FUNCS and _n + "_" not in METHODS:
-        METHODS[_n + "_"] = _make(FUNCS[_n], _n)
+add_inplace_methods(_ELEMENTWISE)
 
 
 def _polygamma_(self, n):
