@@ -113,3 +113,13 @@ def test_small_elementwise_results_are_recomputed_and_large_ones_saved():
     assert _residual_count(chain, large) >= 20  # too large to recompute: saved
     for x in (small, large):
         np.testing.assert_allclose(np.asarray(fg.grad(fg.jit(chain))(x)), np.asarray(fg.grad(chain)(x)), rtol=1e-12)
+
+
+def test_the_vjp_rule_is_the_forward_and_backward_parts_in_a_row():
+    x, w = _data()
+    f = fg.jit(_f)
+    compiled = f.lower(x, w).compiled
+    (out,) = jit_p.bind(x, w, jitted=compiled)
+    cts = jit_p.vjp_all((fnp.asarray(1.0),), (out,), x, w, jitted=compiled)
+    for c, e in zip(cts, fg.grad(_f, argnums=(0, 1))(x, w)):
+        np.testing.assert_allclose(np.asarray(c), np.asarray(e), rtol=1e-12)
