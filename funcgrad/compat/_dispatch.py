@@ -8,6 +8,7 @@ from ..core import Array, Tracer, bind
 from ..primitives.elementwise import convert_p
 from . import dtypes
 from .tensor import TENSOR_TYPES, Tensor, _dim, wrap
+from ._out import write_out  # noqa: F401  (re-exported: the ops modules write out= through it)
 
 __all__ = ["FUNCS", "METHODS", "op", "method", "as_t", "promote", "apply", "cast", "norm_dim", "float_input",
            "name_grad", "ints"]
@@ -66,26 +67,6 @@ def _scalar_type(dtype):
     """PyTorch's ScalarType name of a dtype (as its error messages print it)."""
     name = str(dtype).split(".")[-1]
     return _SCALAR_TYPES.get(name, name)
-
-
-def write_out(out, result, fname):
-    """``out=`` as PyTorch applies it: ``result`` written into ``out`` (resized to its shape), which is
-    returned; a result dtype that cannot be cast to out's, or autograd through out=, is a RuntimeError."""
-    from .dtypes import can_cast  # noqa: PLC0415
-    from .grad_mode import is_grad_enabled  # noqa: PLC0415
-
-    if not isinstance(out, Tensor):
-        raise TypeError(f"{fname}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    if is_grad_enabled() and (result.requires_grad or out.requires_grad):
-        raise RuntimeError(f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
-                           "but one of the arguments requires grad.")
-    if not can_cast(result.dtype, out.dtype):
-        raise RuntimeError(f"result type {_scalar_type(result.dtype)} can't be cast to the desired output type "
-                           f"{_scalar_type(out.dtype)}")
-    if tuple(out.shape) != tuple(result.shape):
-        out.resize_(*result.shape)
-    out.copy_(result)
-    return out
 
 
 def cast(x, npd):

@@ -285,12 +285,27 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     return _finish(np.eye(n, m, dtype=_dt(dtype)), None, device, requires_grad)
 
 
+def _floating_samples(draw, shape, npd, kernel):
+    """Samples of a floating or complex dtype as PyTorch draws them: a complex dtype gets independent
+    real and imaginary parts (randn: each of variance 1/2); integer and bool dtypes are refused."""
+    if npd.kind in "biu":
+        from ._dispatch import _scalar_type  # noqa: PLC0415
+
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type(npd)}\'')
+    if npd.kind == "c":
+        scale = np.sqrt(0.5) if kernel == "normal_kernel_cpu" else 1.0
+        return ((draw(shape) + 1j * draw(shape)) * scale).astype(npd)
+    return draw(shape).astype(npd)
+
+
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(_rng(generator).random(_shape(size)).astype(_dt(dtype)), None, device, requires_grad)
+    buf = _floating_samples(_rng(generator).random, _shape(size), _dt(dtype), "check_uniform_bounds")
+    return _finish(buf, None, device, requires_grad)
 
 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(_rng(generator).standard_normal(_shape(size)).astype(_dt(dtype)), None, device, requires_grad)
+    buf = _floating_samples(_rng(generator).standard_normal, _shape(size), _dt(dtype), "normal_kernel_cpu")
+    return _finish(buf, None, device, requires_grad)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
@@ -316,7 +331,9 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     shape = _shape((size,)) if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
     like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
     npd = _dt(dtype, like._value.dtype if like is not None else None)
-    buf = (m + s * _rng(generator).standard_normal(shape)).astype(npd)
+    z = _floating_samples(_rng(generator).standard_normal, shape, npd if npd.kind in "biuc" else np.dtype(np.float64),
+                          "normal_kernel_cpu")
+    buf = (m + s * z).astype(npd)
     if device is None and like is not None:
         device = like.device  # samples go where the given mean/std live
     return _finish(buf, None, device, requires_grad)

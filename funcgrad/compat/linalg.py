@@ -127,8 +127,6 @@ def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
     """torch.linalg.pinv: singular values at or below max(atol, rtol * largest) count as zero;
     rtol defaults to eps * max(m, n) when neither is given, to 0 when only atol is
     (the old positional ``rcond`` is rtol)."""
-    if out is not None:
-        raise TypeError("linalg.pinv: out= is not supported by funcgrad.compat (use the returned tensor)")
     if rcond is not None:
         if rtol is not None:
             raise RuntimeError("linalg.pinv: rcond and rtol cannot both be given (rcond is the old name of rtol)")
@@ -204,3 +202,7 @@ def einsum(equation, *operands):
 
 METHODS["det"] = det
 from .linalg_more import *  # noqa: E402,F401,F403  (solve_triangular, lu, eig, lstsq, ...)
+
+from ._out import install as _install_out  # noqa: E402
+
+_install_out(globals(), "linalg.")  # out= on every function that declares it (see _out.py)

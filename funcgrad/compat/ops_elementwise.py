@@ -113,6 +113,7 @@ def _unary(prim_name, torch_name, floats=True):
         r = apply(prim, float_input(x) if floats else x)
         return r if out is None else write_out(out, r, torch_name)
     f.__name__ = torch_name
+    f.writes_out = True  # the fast path above: _out.install leaves it as it is
     return f
 
 
