@@ -205,6 +205,15 @@ def _shape(size):
     return tuple(out)
 
 
+def _sizes(fname, dims, size):
+    """The size of a factory function, given as ``f(2, 3)``, ``f((2, 3))`` or ``f(size=(2, 3))``."""
+    if size is None:
+        return _shape(dims)
+    if dims:
+        raise TypeError(f"{fname}() got multiple values for argument 'size'")
+    return _shape((size,))
+
+
 def _dt(dtype, default=None):
     return dtypes.as_dtype(dtype).dtype if dtype is not None else (default or dtypes.get_default_dtype().dtype)
 
@@ -222,24 +231,24 @@ def _alloc(name, shape, npd, device, *args):
     return getattr(be.xp, name)(shape, *args, dtype=npd)
 
 
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(_alloc("zeros", _shape(size), _dt(dtype), device), None, device, requires_grad)
+def zeros(*dims, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    return _finish(_alloc("zeros", _sizes("zeros", dims, size), _dt(dtype), device), None, device, requires_grad)
 
 
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(_alloc("ones", _shape(size), _dt(dtype), device), None, device, requires_grad)
+def ones(*dims, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    return _finish(_alloc("ones", _sizes("ones", dims, size), _dt(dtype), device), None, device, requires_grad)
 
 
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(_alloc("empty", _shape(size), _dt(dtype), device), None, device, requires_grad)
+def empty(*dims, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, memory_format=None):
+    return _finish(_alloc("empty", _sizes("empty", dims, size), _dt(dtype), device), None, device, requires_grad)
 
 
-def empty_strided(size, stride, dtype=None, device=None, requires_grad=False, **kw):
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     t = empty(tuple(size), dtype=dtype, device=device, requires_grad=requires_grad)
     return t
 
 
-def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     if dtype is None:
         dtype = dtypes.result_type(fill_value)
     if isinstance(fill_value, Tensor):
@@ -298,13 +307,16 @@ def _floating_samples(draw, shape, npd, kernel):
     return draw(shape).astype(npd)
 
 
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    buf = _floating_samples(_rng(generator).random, _shape(size), _dt(dtype), "check_uniform_bounds")
+def rand(*dims, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False):
+    buf = _floating_samples(_rng(generator).random, _sizes("rand", dims, size), _dt(dtype), "check_uniform_bounds")
     return _finish(buf, None, device, requires_grad)
 
 
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    buf = _floating_samples(_rng(generator).standard_normal, _shape(size), _dt(dtype), "normal_kernel_cpu")
+def randn(*dims, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False):
+    buf = _floating_samples(_rng(generator).standard_normal, _sizes("randn", dims, size), _dt(dtype),
+                            "normal_kernel_cpu")
     return _finish(buf, None, device, requires_grad)
 
 

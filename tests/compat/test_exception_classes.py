@@ -93,7 +93,6 @@ KNOWN_DIFFERENT = {
     'normal_neg_std': None,  # torch: RuntimeError
     'zeros_like_nontensor': 'AttributeError',  # torch: TypeError
     'randperm_neg': None,  # torch: RuntimeError
-    'empty_size_kw_negative': None,  # torch: RuntimeError
 }
 
 

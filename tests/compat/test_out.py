@@ -180,3 +180,26 @@ def test_linalg_pinv_writes_out():
     out = torch.empty(0)
     torch.linalg.pinv(torch.tensor([[2.0, 0.0], [0.0, 4.0]]), out=out)
     np.testing.assert_allclose(out.numpy(), [[0.5, 0.0], [0.0, 0.25]])
+
+
+@pytest.mark.parametrize("make", [torch.zeros, torch.ones, torch.empty, torch.rand, torch.randn])
+def test_factory_size_keyword(make):
+    assert make(size=(2, 3)).shape == (2, 3)
+    assert make((2, 3)).shape == make(2, 3).shape == (2, 3)
+    with pytest.raises(TypeError, match="multiple values for argument 'size'"):
+        make(2, size=(3,))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'names'"):
+        make(2, names=None)
+
+
+@pytest.mark.parametrize("make", [torch.rand, torch.randn])
+def test_random_floats_refuse_integer_dtypes_and_fill_complex_parts(make):
+    with pytest.raises(NotImplementedError, match="not implemented for 'Long'"):
+        make(3, dtype=torch.int64)
+    with pytest.raises(NotImplementedError, match="not implemented for 'Bool'"):
+        make(3, dtype=torch.bool)
+    torch.manual_seed(0)
+    z = make(20000, dtype=torch.complex64)
+    assert z.dtype == torch.complex64
+    var = 0.5 if make is torch.randn else 1 / 12  # randn: E|z|^2 = 1; rand: each part U(0, 1)
+    np.testing.assert_allclose([float(z.real.var()), float(z.imag.var())], [var, var], rtol=0.05)
