@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..primitives import linalg as _lp
+from ..scipy import linalg as _sl
 from ._dispatch import FUNCS, METHODS, name_grad, op
 from .device import xp_of
 from .tensor import Tensor
@@ -201,7 +202,44 @@ def einsum(equation, *operands):
 
 
 METHODS["det"] = det
-from .linalg_more import *  # noqa: E402,F401,F403  (solve_triangular, lu, eig, lstsq, ...)
+
+
+def matrix_exp(A):
+    _square("matrix_exp", A)
+    if A.dim() == 2:
+        return _sl.expm(A)
+    flat = A.reshape(-1, *A.shape[-2:])
+    return FUNCS["stack"]([_sl.expm(flat[i]) for i in range(flat.shape[0])]).reshape(A.shape) if flat.shape[0] else \
+        A.clone()
+
+
+def vecdot(x, y, *, dim=-1, out=None):
+    """sum(conj(x) * y) over ``dim`` (broadcasting)."""
+    return (FUNCS["conj"](x) * y).sum(dim) if x.is_complex() else (x * y).sum(dim)
+
+
+def vander(x, *, N=None):
+    """Columns x**0, x**1, ..., x**(N-1) (increasing powers, as torch.linalg.vander)."""
+    n = x.shape[-1] if N is None else int(N)
+    if n < 0 or (N is not None and n < 1):
+        raise RuntimeError(f"N must be greater than 1, got {N}")
+    if n == 0:
+        return x.unsqueeze(-1)[..., :0]
+    from .creation import ones_like  # noqa: PLC0415
+
+    cols = [ones_like(x)]
+    for _ in range(n - 1):
+        cols.append(cols[-1] * x)
+    return FUNCS["stack"](cols, -1)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    return FUNCS["diagonal"](A, offset, dim1, dim2)
+
+
+from .linalg_decompositions import *  # noqa: E402,F401,F403  (the *_ex forms, LU, eig, householder_product)
+from .linalg_norms import *  # noqa: E402,F401,F403  (matrix_norm, norm, matrix_rank, cond)
+from .linalg_solvers import *  # noqa: E402,F401,F403  (solve_triangular, lstsq, tensorsolve, ...)
 
 from ._out import install as _install_out  # noqa: E402
 

@@ -110,7 +110,7 @@ def _kl_poisson(p, q):
 
 @register_kl(MultivariateNormal, MultivariateNormal)
 def _kl_mvn(p, q):
-    from ..linalg_more import solve_triangular  # noqa: PLC0415
+    from ..linalg_solvers import solve_triangular  # noqa: PLC0415
 
     n = p.event_shape[0]
     Lq = q.scale_tril.expand(*np.broadcast_shapes(tuple(p.batch_shape), tuple(q.batch_shape)), n, n)

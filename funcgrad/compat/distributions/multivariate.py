@@ -89,7 +89,7 @@ class MultivariateNormal(Distribution):
         return self._unbroadcasted_scale_tril.diagonal(0, -2, -1).log().sum(-1)
 
     def log_prob(self, value):
-        from ..linalg_more import solve_triangular  # noqa: PLC0415
+        from ..linalg_solvers import solve_triangular  # noqa: PLC0415
 
         diff = _t(value, self.loc) - self.loc
         L = self._unbroadcasted_scale_tril.expand(*diff.shape[:-1], *self._unbroadcasted_scale_tril.shape[-2:])
