@@ -17,7 +17,7 @@ from ..backend import to_numpy
 from ..core import REGISTRY
 from ..primitives import reduce as rd
 from ..primitives.index import getitem_p, parse_index
-from . import dtypes
+from . import _validate as check, dtypes
 from .dtypes import buf_of
 from ._dispatch import apply, as_t, cast, float_input, name_grad, norm_dim, op
 from .device import like, xp_of
@@ -185,8 +185,9 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 @op("topk")
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
-    d = _dim(dim, buf_of(input).ndim)
-    if k > (buf_of(input).shape[d] if buf_of(input).ndim else 1):
+    d = _dim(dim, buf_of(input).ndim, "topk")
+    k = check.int_arg(k, "topk", "k", 1)
+    if not 0 <= k <= (buf_of(input).shape[d] if buf_of(input).ndim else 1):
         raise RuntimeError("selected index k out of range")
     idx = _sorted_idx(input._value, d, descending=largest)
     idx = idx[(slice(None),) * d + (slice(0, k),)]
@@ -195,6 +196,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
 
 @op("kthvalue")
 def kthvalue(input, k, dim=-1, keepdim=False):
+    k = check.int_arg(k, "kthvalue", "k", 1)
+
     def pick(buf, d):
         if not 1 <= k <= buf.shape[d]:
             raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
