@@ -113,9 +113,9 @@ def non_negative(v, fname, name, message=None):
 
 
 def same_dtype(a, b, message):
-    """Two tensors of one dtype (PyTorch's matmul family and layers do not promote): ``message`` is
-    formatted with ``a``/``b`` (C names) and ``A``/``B`` (ScalarType names)."""
-    if a.dtype != b.dtype:
+    """Two dtypes (numpy's) that must be equal (PyTorch's matmul family and layers do not promote):
+    ``message`` is formatted with ``a``/``b`` (C names) and ``A``/``B`` (ScalarType names)."""
+    if a != b:
         raise RuntimeError(message.format(a=c_name(a), b=c_name(b), A=scalar_name(a), B=scalar_name(b)))
 
 
@@ -158,9 +158,21 @@ def tuple_arg(v, n, fname, name):
     return (int_arg(v, fname, name, what="tuple of ints"),) * n
 
 
-def in_range(buf, low, high, message):
-    """Every element in [low, high] (NaN fails): RuntimeError(message) otherwise (reads the data)."""
-    if buf.size and not bool(((buf >= low) & (buf <= high)).all()):
+def values(x):
+    """The data of a tensor as a numpy array, for the checks PyTorch makes on values; None for a
+    funcgrad tracer (a compat op under fg.grad/vmap/jit), whose values are not known."""
+    buf = getattr(x, "_value", None)
+    if buf is None or not hasattr(buf, "dtype"):
+        return None
+    from ..backend import to_numpy  # noqa: PLC0415
+
+    return buf if type(buf) is np.ndarray else to_numpy(buf)
+
+
+def in_range(x, low, high, message):
+    """Every element of tensor ``x`` in [low, high] (NaN fails): RuntimeError(message) otherwise."""
+    v = values(x)
+    if v is not None and v.size and not bool(((v >= low) & (v <= high)).all()):
         raise RuntimeError(message)
 
 

@@ -33,10 +33,6 @@ KNOWN_DIFFERENT = {
     'scatter_range': 'IndexError',  # torch: RuntimeError
     'scatter_add_range': 'IndexError',  # torch: RuntimeError
     'masked_select_shape': 'ValueError',  # torch: RuntimeError
-    'one_hot_range': None,  # torch: RuntimeError
-    'one_hot_float': 'TypeError',  # torch: RuntimeError
-    'matmul_dtype': None,  # torch: RuntimeError
-    'outer_2d': None,  # torch: RuntimeError
     'inv_singular': 'LinAlgError',  # torch: _LinAlgError
     'solve_shapes': 'ValueError',  # torch: RuntimeError
     'solve_singular': 'LinAlgError',  # torch: _LinAlgError
@@ -44,28 +40,7 @@ KNOWN_DIFFERENT = {
     'norm_ord': None,  # torch: RuntimeError
     'einsum_bad': 'ValueError',  # torch: RuntimeError
     'einsum_ops_count': 'ValueError',  # torch: RuntimeError
-    'int_matmul_float': None,  # torch: RuntimeError
-    'linear_dtype': None,  # torch: RuntimeError
-    'linear_int_input': None,  # torch: RuntimeError
-    'F_linear_shapes': 'ValueError',  # torch: RuntimeError
-    'conv2d_dtype': None,  # torch: RuntimeError
-    'conv2d_stride0': 'ZeroDivisionError',  # torch: RuntimeError
     'conv2d_padding_str': None,  # torch: ValueError
-    'F_conv2d_weight': 'ValueError',  # torch: RuntimeError
-    'maxpool2d_stride0': 'ZeroDivisionError',  # torch: RuntimeError
-    'avgpool2d_kernel0': 'ZeroDivisionError',  # torch: RuntimeError
-    'embedding_float': 'TypeError',  # torch: RuntimeError
-    'embedding_neg': None,  # torch: IndexError
-    'F_pad_odd': 'ValueError',  # torch: RuntimeError
-    'mse_broadcast_bad': 'ValueError',  # torch: RuntimeError
-    'l1_broadcast_bad': 'ValueError',  # torch: RuntimeError
-    'cross_entropy_target_float_shape': 'ValueError',  # torch: RuntimeError
-    'cross_entropy_target_dtype': None,  # torch: RuntimeError
-    'bce_range': None,  # torch: RuntimeError
-    'kl_div_shape': 'ValueError',  # torch: RuntimeError
-    'smooth_l1_shape': 'ValueError',  # torch: RuntimeError
-    'huber_neg_delta': None,  # torch: RuntimeError
-    'cross_entropy_ignore_weight': None,  # torch: RuntimeError
     'randint_low_high': 'ValueError',  # torch: RuntimeError
     'full_none': None,  # torch: TypeError
     'arange_bad_range': None,  # torch: RuntimeError
