@@ -191,3 +191,46 @@ def runtime_errors(fn):
             raise OpError(str(e)) from e
 
     return wrapper
+
+
+def broadcast_shapes(a, b):
+    """The broadcast of shapes ``a`` and ``b``; sizes that do not broadcast are PyTorch's RuntimeError."""
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton "
+                               f"dimension {max(len(a), len(b)) - i}")
+        out.append(x if y == 1 else y)
+    return tuple(reversed(out))
+
+
+def index_range(index, size, d, fname):
+    """gather/scatter indices: each in [0, size) along dim ``d`` (reads them, as PyTorch), else RuntimeError."""
+    v = values(index)
+    if v is None or not v.size:
+        return
+    lo, hi = int(v.min()), int(v.max())
+    if lo < 0 or hi >= size:
+        raise RuntimeError(f"{fname}(): index {lo if lo < 0 else hi} is out of bounds for dimension {d} with size "
+                           f"{size}")
+
+
+def mask_shape(mask, shape, pos, item):
+    """A boolean mask indexing dims pos.. of a tensor of ``shape``: its shape must be theirs (IndexError)."""
+    ms = tuple(mask.shape)
+    for i, n in enumerate(ms):
+        if pos + i >= len(shape) or shape[pos + i] != n:
+            raise IndexError(f"The shape of the mask {list(ms)} at index {i} does not match the shape of the indexed "
+                             f"tensor {list(shape)} at index {pos + i}")
+
+
+def conv_padding(padding, stride):
+    """A conv layer's padding string, checked at construction as PyTorch's layers do (ValueError)."""
+    if not isinstance(padding, str):
+        return
+    if padding not in ("same", "valid"):
+        raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}")
+    if padding == "same" and any(s != 1 for s in stride):
+        raise ValueError("padding='same' is not supported for strided convolutions")

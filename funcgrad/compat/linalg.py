@@ -16,12 +16,18 @@ import numpy as np
 from .. import numpy as fnp
 from ..primitives import linalg as _lp
 from ._dispatch import FUNCS, METHODS, name_grad, op
+from ._validate import runtime_errors
 from .device import xp_of
+from .graph import OpError
 from .tensor import Tensor
 
 
-class LinAlgError(RuntimeError):
-    """torch.linalg.LinAlgError: a singular or non-positive-definite input."""
+class _LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a singular or non-positive-definite input (PyTorch's class is
+    ``torch._C._LinAlgError``, so its name is the same here)."""
+
+
+LinAlgError = _LinAlgError
 
 
 def _returns(name, fields):
@@ -53,6 +59,10 @@ def _linalg(name, grad_name=None):
                 r = fn(A, *args, **kwargs)
             except np.linalg.LinAlgError as e:
                 raise LinAlgError(f"linalg.{name}: {e}") from None
+            except ValueError as e:  # funcgrad's shape checks: PyTorch's RuntimeError (OpError is both)
+                if type(e) is not ValueError:
+                    raise
+                raise OpError(f"linalg.{name}: {e}") from None
             return name_grad(r, grad_name) if grad_name and isinstance(r, Tensor) else r
         return f
     return deco
@@ -196,6 +206,7 @@ def _torch_qr(input, some=True):
 
 
 @op("einsum", method=False)
+@runtime_errors
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])

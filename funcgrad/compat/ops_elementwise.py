@@ -7,7 +7,7 @@ import numpy as np
 from .. import scipy as _fg_scipy  # noqa: F401  (registers the special-function primitives)
 from ..core import REGISTRY, Array, bind
 from ..primitives import elementwise as ew
-from . import dtypes
+from . import _validate as check, dtypes
 from .dtypes import buf_of
 from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote, tensor_arg, write_out
 from .device import check_same, like, xp_of
@@ -211,6 +211,9 @@ def where(condition, input=None, other=None):
     (a, b), npd = promote(as_t(input), as_t(other))
     c = as_t(condition)
     if isinstance(c, Tensor) and buf_of(c).dtype != np.bool_:
+        if buf_of(c).dtype != np.uint8:
+            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                               f"{check.scalar_name(buf_of(c))}")
         c = wrap(c._value.astype(bool))
     if not isinstance(a, (Tensor, Array)) and not isinstance(b, (Tensor, Array)):  # (funcgrad tracers are Arrays)
         a = wrap(like(np.asarray(a, dtype=npd), c._value) if isinstance(c, Tensor) else np.asarray(a, dtype=npd))

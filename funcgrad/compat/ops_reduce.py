@@ -148,11 +148,16 @@ def _arg_extreme(name):
         xp = xp_of(buf)
         fn = getattr(xp, name)
         if dim is None:
+            if buf.size == 0:
+                raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
             r = fn(buf.reshape(-1))
             if keepdim:
                 r = r.reshape((1,) * buf.ndim)
         else:
-            r = fn(buf, axis=_dim(dim, input.dim()), keepdims=keepdim)
+            d = _dim(dim, input.dim(), name)
+            if buf.ndim and buf.shape[d] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+            r = fn(buf, axis=d, keepdims=keepdim)
         return wrap(xp.asarray(r).astype(np.int64))
     f.__name__ = name
     return f

@@ -21,26 +21,8 @@ from ._exception_cases import CASES
 EXPECTED = json.loads((pathlib.Path(__file__).parent / "_exception_classes_torch.json").read_text())
 
 KNOWN_DIFFERENT = {
-    'where_cond_dtype': None,  # torch: RuntimeError
     'bitwise_float': 'TypeError',  # torch: NotImplementedError
     'pow_int_neg': 'RuntimeError',  # torch: None
-    'argmax_empty': 'ValueError',  # torch: IndexError
-    'getitem_bool_mask_shape': None,  # torch: IndexError
-    'setitem_shape': 'ValueError',  # torch: RuntimeError
-    'setitem_none': None,  # torch: TypeError
-    'index_select_float': 'IndexError',  # torch: RuntimeError
-    'gather_range': 'IndexError',  # torch: RuntimeError
-    'scatter_range': 'IndexError',  # torch: RuntimeError
-    'scatter_add_range': 'IndexError',  # torch: RuntimeError
-    'masked_select_shape': 'ValueError',  # torch: RuntimeError
-    'inv_singular': 'LinAlgError',  # torch: _LinAlgError
-    'solve_shapes': 'ValueError',  # torch: RuntimeError
-    'solve_singular': 'LinAlgError',  # torch: _LinAlgError
-    'cholesky_not_pd': 'LinAlgError',  # torch: _LinAlgError
-    'norm_ord': None,  # torch: RuntimeError
-    'einsum_bad': 'ValueError',  # torch: RuntimeError
-    'einsum_ops_count': 'ValueError',  # torch: RuntimeError
-    'conv2d_padding_str': None,  # torch: ValueError
     'randint_low_high': 'ValueError',  # torch: RuntimeError
     'full_none': None,  # torch: TypeError
     'arange_bad_range': None,  # torch: RuntimeError
