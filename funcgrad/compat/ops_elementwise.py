@@ -167,13 +167,18 @@ def xlogy(input, other):
 
 @op("softmax")
 def softmax(input, dim, dtype=None):
+    dim = check.int_arg(dim, "softmax", "dim", 1)
     x = float_input(as_t(input)) if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
+    if buf_of(x).size == 0:  # (no max to subtract) an empty result of the input's shape
+        check.dim(dim, buf_of(x).ndim, "softmax")
+        return exp(x)
     e = exp(sub(x, FUNCS["amax"](x, dim, True).detach()))
     return name_grad(div(e, FUNCS["sum"](e, dim, True)), "SoftmaxBackward0")
 
 
 @op("log_softmax")
 def log_softmax(input, dim, dtype=None):
+    dim = check.int_arg(dim, "log_softmax", "dim", 1)
     x = float_input(as_t(input)) if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
     return name_grad(sub(x, FUNCS["logsumexp"](x, dim, True)), "LogSoftmaxBackward0")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import Array, Tracer
 from ..primitives.index import _Slot, getitem_p, parse_index, scatter_add_p, scatter_set_p
 from . import _validate as check, dtypes
 from ._dispatch import METHODS, apply, as_t, cast, method, name_grad, op
@@ -17,6 +18,9 @@ from .grad_mode import STATE
 from .graph import OpError
 from .inplace import _check_leaf, _check_writable, inplace
 from .tensor import Tensor, _dim, wrap
+
+
+_VALUE_TYPES = (Tensor, Array, Tracer, int, float, complex, np.generic)  # what x[i] = v assigns
 
 
 def _bound(v):
@@ -95,10 +99,10 @@ def setitem(self, idx, value):
         from .ops_convert import _to_device  # noqa: PLC0415  (x[i] = v copies v, as copy_: any device)
 
         value = _to_device(value, _dev(self._value))
-    elif isinstance(value, (list, np.ndarray)):
-        value = wrap(like(np.asarray(value, self._value.dtype), self._value))
-    elif value is None or isinstance(value, str):
-        raise TypeError(f"can't assign a {type(value).__name__} to a torch.{check.scalar_name(self._value)}Tensor")
+    elif not isinstance(value, _VALUE_TYPES):  # PyTorch assigns tensors and numbers only (not lists, arrays)
+        kind = type(value)
+        kind = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise TypeError(f"can't assign a {kind} to a torch.{check.scalar_name(self._value)}Tensor")
     if not STATE.enabled or not (self.requires_grad or (isinstance(value, Tensor) and value.requires_grad)):
         if STATE.enabled:
             _check_leaf_view(self)

@@ -29,6 +29,8 @@ def _view(prim, x, name, **params):
 
 def _resolve(shape, size):
     shape = list(shape)
+    if any(d < -1 for d in shape):
+        raise RuntimeError(f"invalid shape dimension {min(shape)}")
     neg = [i for i, d in enumerate(shape) if d == -1]
     if len(neg) > 1:
         raise RuntimeError("only one dimension can be inferred")
@@ -290,8 +292,15 @@ def cat(tensors, dim=0, *, out=None):
     ts = check.tensor_list(tensors, "cat")
     if not ts:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    ts = [x for x in ts if not (buf_of(x).ndim == 1 and buf_of(x).shape[0] == 0)] or ts[:1]
-    d = _dim(dim, buf_of(ts[0]).ndim)
+    dim = check.int_arg(dim, "cat", "dim")
+    for i, x in enumerate(ts):
+        if buf_of(x).ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    full = [x for x in ts if not (buf_of(x).ndim == 1 and buf_of(x).shape[0] == 0)]  # (legacy: skipped)
+    if not full:  # only empty 1-d tensors: PyTorch returns an empty one, whatever the dim
+        d, ts = 0, ts[:1]
+    else:
+        d, ts = _dim(dim, buf_of(full[0]).ndim, "cat"), full
     npd = dtypes.result_np(*ts)
     from ._dispatch import cast  # noqa: PLC0415
 
@@ -356,11 +365,15 @@ def split(tensor, split_size_or_sections, dim=0):
     d = _dim(dim, buf_of(tensor).ndim, "split")
     n = buf_of(tensor).shape[d]
     if not isinstance(split_size_or_sections, (list, tuple)):
+        if not isinstance(split_size_or_sections, int) or isinstance(split_size_or_sections, bool):
+            # (PyTorch: a size that is not a Python int is taken as a list of sizes, and refused)
+            raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not "
+                            f"{type(split_size_or_sections).__name__}")
         k = check.non_negative(split_size_or_sections, "split", "split_size",
                                f"split expects split_size be non-negative, but got split_size={split_size_or_sections}")
         if k == 0 and n:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
-        sizes = [min(k, n - s) for s in range(0, n, k)] if k else [0]
+        sizes = ([min(k, n - s) for s in range(0, n, k)] if k else []) or [0]
     else:
         sizes = list(ints((split_size_or_sections,), "split_with_sizes", "split_sizes"))
         if sum(sizes) != n:
@@ -393,8 +406,7 @@ def flip(input, dims):
     from ..primitives.index import parse_index  # noqa: PLC0415
 
     r = input
-    for d in dims:
-        dd = _dim(d, buf_of(input).ndim)
+    for dd in (dims if buf_of(input).ndim else ()):  # (a 0-d tensor has nothing to flip)
         idx = (slice(None),) * dd + (wrap(like(np.arange(buf_of(input).shape[dd])[::-1].copy(), input._value)),)
         template, arrays = parse_index(idx, buf_of(input).ndim)
         r = apply(getitem_p, r, *arrays, template=template)

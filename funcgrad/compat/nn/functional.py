@@ -114,19 +114,19 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """softmax along ``dim``; without ``dim``: 0 for 0/1/3-d input, else 1 (with a warning)."""
     if dim is None:
         dim = _softmax_dim("softmax", input.dim(), _stacklevel)
-    return _F.softmax(_with_dtype(input, dtype), _checked.softmax_dim("softmax", input, dim))
+    return _checked.softmax_of(_F.softmax, "softmax", _with_dtype(input, dtype), dim)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("softmin", input.dim(), _stacklevel)
-    return _F.softmax(-_with_dtype(input, dtype), _checked.softmax_dim("softmin", input, dim))
+    return _checked.softmax_of(_F.softmax, "softmin", -_with_dtype(input, dtype), dim)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return _F.log_softmax(_with_dtype(input, dtype), _checked.softmax_dim("log_softmax", input, dim))
+    return _checked.softmax_of(_F.log_softmax, "log_softmax", _with_dtype(input, dtype), dim)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):

@@ -17,7 +17,7 @@ from ..dtypes import buf_of
 
 FUNCTIONS = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "avg_pool1d",
              "avg_pool2d", "one_hot", "huber_loss", "cross_entropy_checks", "nll_loss_checks",
-             "binary_cross_entropy_checks", "pool_window", "embedding_checks", "softmax_dim"]
+             "binary_cross_entropy_checks", "pool_window", "embedding_checks", "softmax_of"]
 
 
 def linear(input, weight, bias=None):
@@ -167,6 +167,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     return _F.huber_loss(input, target, reduction, delta)
 
 
-def softmax_dim(fname, input, dim):
-    """softmax-family ``dim``: an int in range (TypeError/IndexError naming it)."""
-    return check.dim(dim, buf_of(input).ndim, fname)
+def softmax_of(core, fname, input, dim):
+    """``core`` (funcgrad's softmax or log_softmax) along ``dim``, an int in range (TypeError/IndexError
+    naming it); an empty input gives an empty result (funcgrad's max over no elements would fail)."""
+    d = check.dim(dim, buf_of(input).ndim, fname)
+    return input.exp() if buf_of(input).size == 0 else core(input, d)
