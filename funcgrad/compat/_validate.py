@@ -86,14 +86,21 @@ def sizes(args, fname=None, name="size"):
     """``f(2, 3)`` or ``f((2, 3))`` -> (2, 3); a float, bool or None size is a TypeError."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
-    for i, a in enumerate(args):
+    for a in args:
         if type(a) is not int:
-            try:
-                int_arg(a)
-            except TypeError:
-                raise TypeError(f"{_where(fname, name, None)} must be tuple of ints, but found element of type "
-                                f"{type(a).__name__} at pos {i}") from None
-    return tuple(a if type(a) is int else operator.index(a) for a in args)
+            return _sizes_slow(args, fname, name)
+    return args
+
+
+def _sizes_slow(args, fname, name):
+    out = []
+    for i, a in enumerate(args):
+        try:
+            out.append(int_arg(a))
+        except TypeError:
+            raise TypeError(f"{_where(fname, name, None)} must be tuple of ints, but found element of type "
+                            f"{type(a).__name__} at pos {i}") from None
+    return tuple(out)
 
 
 def positive(v, fname, name, message=None):
@@ -176,11 +183,16 @@ def in_range(x, low, high, message):
         raise RuntimeError(message)
 
 
-def runtime_errors(fn):
-    """``fn`` with a plain ValueError raised inside it (funcgrad's checks, numpy's) re-raised as
-    OpError, PyTorch's RuntimeError that stays a ValueError (the boundary of compat's functional API)."""
+def op_error(e):
+    """A plain ValueError (funcgrad's checks, numpy's) as OpError, PyTorch's RuntimeError that stays a
+    ValueError.  Use: ``except ValueError as e: if type(e) is not ValueError: raise; raise op_error(e) from e``."""
     from .graph import OpError  # noqa: PLC0415
 
+    return OpError(str(e))
+
+
+def runtime_errors(fn):
+    """``fn`` with its plain ValueErrors raised as OpError (see op_error): a boundary of compat."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
@@ -188,7 +200,7 @@ def runtime_errors(fn):
         except ValueError as e:
             if type(e) is not ValueError:
                 raise
-            raise OpError(str(e)) from e
+            raise op_error(e) from e
 
     return wrapper
 

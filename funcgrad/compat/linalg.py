@@ -16,9 +16,8 @@ import numpy as np
 from .. import numpy as fnp
 from ..primitives import linalg as _lp
 from ._dispatch import FUNCS, METHODS, name_grad, op
-from ._validate import runtime_errors
+from ._validate import op_error, runtime_errors
 from .device import xp_of
-from .graph import OpError
 from .tensor import Tensor
 
 
@@ -62,7 +61,7 @@ def _linalg(name, grad_name=None):
             except ValueError as e:  # funcgrad's shape checks: PyTorch's RuntimeError (OpError is both)
                 if type(e) is not ValueError:
                     raise
-                raise OpError(f"linalg.{name}: {e}") from None
+                raise op_error(e) from e
             return name_grad(r, grad_name) if grad_name and isinstance(r, Tensor) else r
         return f
     return deco

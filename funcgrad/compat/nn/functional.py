@@ -406,10 +406,15 @@ def _contiguous_result(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        out = fn(*args, **kwargs)
+        try:
+            out = fn(*args, **kwargs)
+        except ValueError as e:
+            if type(e) is not ValueError:
+                raise
+            raise _validate.op_error(e) from e
         return tuple(lay_out(o) for o in out) if type(out) is tuple else lay_out(out)
 
-    return _validate.runtime_errors(wrapper)
+    return wrapper
 
 
 for _name in __all__:

@@ -21,12 +21,15 @@ FUNCTIONS = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_t
 
 
 def linear(input, weight, bias=None):
-    tensor_arg(input, "linear", "input", 1)
-    tensor_arg(weight, "linear", "weight", 2)
-    dt = buf_of(input).dtype
-    check.same_dtype(dt, buf_of(weight).dtype, "linear: mat1 and mat2 must have the same dtype, but got {A} and {B}")
-    if bias is not None:
-        check.same_dtype(buf_of(bias).dtype, dt, "linear: self and mat2 must have the same dtype, but got {A} and {B}")
+    a, w = buf_of(input), buf_of(weight)  # (the hot path: two reads and a dtype comparison or two)
+    if a is None or w is None:
+        tensor_arg(input, "linear", "input", 1)
+        tensor_arg(weight, "linear", "weight", 2)
+    if a.dtype != w.dtype:
+        check.same_dtype(a.dtype, w.dtype, "linear: mat1 and mat2 must have the same dtype, but got {A} and {B}")
+    if bias is not None and buf_of(bias).dtype != a.dtype:
+        check.same_dtype(buf_of(bias).dtype, a.dtype, "linear: self and mat2 must have the same dtype, but got "
+                         "{A} and {B}")
     return _F.linear(input, weight, bias)
 
 
