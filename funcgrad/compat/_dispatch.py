@@ -6,7 +6,7 @@ import numpy as np
 
 from ..core import Array, Tracer, bind
 from ..primitives.elementwise import convert_p
-from . import dtypes
+from . import _validate, dtypes
 from .tensor import TENSOR_TYPES, Tensor, _dim, wrap
 from ._out import write_out  # noqa: F401  (re-exported: the ops modules write out= through it)
 
@@ -93,10 +93,10 @@ def float_input(x):
     return x
 
 
-def norm_dim(dim, ndim):
-    if isinstance(dim, (list, tuple)):
-        return tuple(sorted(_dim(int(d), ndim) for d in dim))
-    return _dim(int(dim), ndim)
+def norm_dim(dim, ndim, fname=None):
+    """One dim, or a sorted tuple of distinct dims (checked by _validate.dims)."""
+    d = _validate.dims(dim, ndim, fname)
+    return tuple(sorted(d)) if type(d) is tuple else d
 
 
 def name_grad(t, name):
@@ -107,8 +107,6 @@ def name_grad(t, name):
     return t
 
 
-def ints(args):
-    """``f(2, 3)`` or ``f((2, 3))`` -> (2, 3)."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        args = tuple(args[0])
-    return tuple(int(a) for a in args)
+def ints(args, fname=None, name="size"):
+    """``f(2, 3)`` or ``f((2, 3))`` -> (2, 3); a float/bool/None size is a TypeError (_validate.sizes)."""
+    return _validate.sizes(args, fname, name)

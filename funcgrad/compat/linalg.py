@@ -17,12 +17,17 @@ from .. import numpy as fnp
 from ..primitives import linalg as _lp
 from ..scipy import linalg as _sl
 from ._dispatch import FUNCS, METHODS, name_grad, op
+from ._validate import op_error, runtime_errors
 from .device import xp_of
 from .tensor import Tensor
 
 
-class LinAlgError(RuntimeError):
-    """torch.linalg.LinAlgError: a singular or non-positive-definite input."""
+class _LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a singular or non-positive-definite input (PyTorch's class is
+    ``torch._C._LinAlgError``, so its name is the same here)."""
+
+
+LinAlgError = _LinAlgError
 
 
 def _returns(name, fields):
@@ -54,6 +59,10 @@ def _linalg(name, grad_name=None):
                 r = fn(A, *args, **kwargs)
             except np.linalg.LinAlgError as e:
                 raise LinAlgError(f"linalg.{name}: {e}") from None
+            except ValueError as e:  # funcgrad's shape checks: PyTorch's RuntimeError (OpError is both)
+                if type(e) is not ValueError:
+                    raise
+                raise op_error(e) from e
             return name_grad(r, grad_name) if grad_name and isinstance(r, Tensor) else r
         return f
     return deco
@@ -195,6 +204,7 @@ def _torch_qr(input, some=True):
 
 
 @op("einsum", method=False)
+@runtime_errors
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])

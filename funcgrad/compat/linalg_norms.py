@@ -76,6 +76,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):  # noqa
             raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
                                f"{A.dim()}D.")
         dim = tuple(range(A.dim()))
+    if isinstance(ord, str) and len(dim) != 2:  # 'fro'/'nuc' are matrix norms
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions." if A.dim() < 2
+                           else f"linalg.norm: If dim is specified with ord={ord!r}, it must be a 2-tuple")
     if len(dim) == 2:
         return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim)
     return vector_norm(A, 2 if ord is None else ord, tuple(dim), keepdim)

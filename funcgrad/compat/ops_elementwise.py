@@ -7,7 +7,7 @@ import numpy as np
 from .. import scipy as _fg_scipy  # noqa: F401  (registers the special-function primitives)
 from ..core import REGISTRY, Array, bind
 from ..primitives import elementwise as ew
-from . import dtypes
+from . import _validate as check, dtypes
 from .dtypes import buf_of
 from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote, tensor_arg, write_out
 from .device import check_same, like, xp_of
@@ -168,13 +168,18 @@ def xlogy(input, other):
 
 @op("softmax")
 def softmax(input, dim, dtype=None):
+    dim = check.int_arg(dim, "softmax", "dim", 1)
     x = float_input(as_t(input)) if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
+    if buf_of(x).size == 0:  # (no max to subtract) an empty result of the input's shape
+        check.dim(dim, buf_of(x).ndim, "softmax")
+        return exp(x)
     e = exp(sub(x, FUNCS["amax"](x, dim, True).detach()))
     return name_grad(div(e, FUNCS["sum"](e, dim, True)), "SoftmaxBackward0")
 
 
 @op("log_softmax")
 def log_softmax(input, dim, dtype=None):
+    dim = check.int_arg(dim, "log_softmax", "dim", 1)
     x = float_input(as_t(input)) if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
     return name_grad(sub(x, FUNCS["logsumexp"](x, dim, True)), "LogSoftmaxBackward0")
 
@@ -212,6 +217,9 @@ def where(condition, input=None, other=None):
     (a, b), npd = promote(as_t(input), as_t(other))
     c = as_t(condition)
     if isinstance(c, Tensor) and buf_of(c).dtype != np.bool_:
+        if buf_of(c).dtype != np.uint8:
+            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                               f"{check.scalar_name(buf_of(c))}")
         c = wrap(c._value.astype(bool))
     if not isinstance(a, (Tensor, Array)) and not isinstance(b, (Tensor, Array)):  # (funcgrad tracers are Arrays)
         a = wrap(like(np.asarray(a, dtype=npd), c._value) if isinstance(c, Tensor) else np.asarray(a, dtype=npd))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ...nn._activations import check_dropout_p
-from .. import creation as _c
+from .. import _validate, creation as _c
 from ..dtypes import int64
 from ..grad_mode import no_grad
 from . import functional as F
@@ -110,6 +110,7 @@ class _ConvNd(Module):
             raise ValueError(f"padding_mode {padding_mode!r} is not supported by funcgrad.compat (only 'zeros')")
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
         self.kernel_size, self.stride = _ntuple(kernel_size, n), _ntuple(stride, n)
+        _validate.conv_padding(padding, self.stride)
         self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
         self.dilation, self.output_padding = _ntuple(dilation, n), (0,) * n
         self.padding_mode = padding_mode
