@@ -359,38 +359,20 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return (x1 * x2).sum(dim) / n
 
 
-from .loss_more import (  # noqa: E402
-    FUNCTIONS as _LOSS_MORE, cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, margin_ranking_loss,
-    multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss,
-    triplet_margin_loss, triplet_margin_with_distance_loss,
-)
-
-from .activation_more import (  # noqa: E402
-    FUNCTIONS as _ACTIVATION_MORE, celu, celu_, glu, hardshrink, hardsigmoid, hardswish, mish, rrelu, rrelu_, selu,
-    selu_, softshrink, softsign, tanhshrink, threshold, threshold_,
-)
-
-from .layers_more import (  # noqa: E402
-    FUNCTIONS as _LAYERS_MORE, adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d, avg_pool3d,
-    channel_shuffle, embedding_bag, fold, max_pool3d, unfold,
-)
-
+from . import activation as _activation, conv as _conv_layers, distance as _distance, dropout as _dropout  # noqa: E402
+from . import linear as _linear, loss as _loss, normalization as _normalization, pooling as _pooling  # noqa: E402
+from . import shape_layers as _shape_layers, sparse as _sparse, upsampling as _upsampling  # noqa: E402
+from . import grid_sample as _grid_sample, unpool as _unpool  # noqa: E402
 from .ctc import ctc_loss  # noqa: E402
+from .grid_sample import GRID_SAMPLE_INTERPOLATION_MODES, GRID_SAMPLE_PADDING_MODES  # noqa: E402,F401
 
-from .layers_extra2 import (  # noqa: E402
-    FUNCTIONS as _LAYERS_EXTRA2, alpha_dropout, conv_transpose3d, dropout3d, feature_alpha_dropout, gumbel_softmax,
-    local_response_norm, lp_pool1d, lp_pool2d, rms_norm,
-)
-
-from .grid_sample import FUNCTIONS as _GRID, affine_grid, grid_sample  # noqa: E402
-from .unpool import FUNCTIONS as _UNPOOL, max_unpool1d, max_unpool2d, max_unpool3d  # noqa: E402
-from .functional_more import (  # noqa: E402
-    FUNCTIONS as _MORE, GRID_SAMPLE_INTERPOLATION_MODES, GRID_SAMPLE_PADDING_MODES, adaptive_max_pool3d, bilinear,
-    lp_pool3d, max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices, pdist, upsample_bilinear,
-    upsample_nearest,
-)
-
-__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE + ["ctc_loss"] + _LAYERS_EXTRA2 + _GRID + _UNPOOL + _MORE
+# the functional forms the layer modules define next to their layers (each module's FUNCTIONS)
+_DEFINED_BESIDE_LAYERS = [(m, n) for m in (_activation, _loss, _linear, _conv_layers, _pooling, _normalization,
+                                           _dropout, _sparse, _distance, _shape_layers, _upsampling, _grid_sample,
+                                           _unpool)
+                          for n in m.FUNCTIONS]
+globals().update({n: getattr(m, n) for m, n in _DEFINED_BESIDE_LAYERS})
+__all__ += [n for _, n in _DEFINED_BESIDE_LAYERS] + ["ctc_loss"]
 
 
 # PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's
