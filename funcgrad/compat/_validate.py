@@ -246,3 +246,9 @@ def conv_padding(padding, stride):
         raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}")
     if padding == "same" and any(s != 1 for s in stride):
         raise ValueError("padding='same' is not supported for strided convolutions")
+
+
+def integral(dtype, fname):
+    """An integer or bool dtype (bitwise ops): a float or complex one is PyTorch's NotImplementedError."""
+    if np.dtype(dtype).kind in "fc":
+        raise NotImplementedError(f"\"{fname}_cpu\" not implemented for '{scalar_name(np.dtype(dtype))}'")
