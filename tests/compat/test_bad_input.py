@@ -277,6 +277,45 @@ def test_index_and_condition_dtypes(dc, dx):
               Returns(()) if dc == "int64" else Raises(RuntimeError, "target"))
 
 
+# --- indexing ---------------------------------------------------------------------------------
+
+index_like = st.one_of(st.integers(-5, 5), st.booleans(), st.sampled_from([None, 1.5, "a", Ellipsis]))
+
+
+def expect_getitem(n, i):
+    """``x[i]`` of a 1-d tensor of n elements."""
+    if i is None or isinstance(i, bool):
+        return Returns((0 if i is False else 1, n))
+    if i is Ellipsis:
+        return Returns((n,))
+    if isinstance(i, str):
+        return Raises(TypeError, "str")  # torch reads a string index as data for a new index tensor
+    if not is_int(i):
+        return Raises(IndexError, "index", "only integers")
+    return Returns(()) if -n <= i < n else Raises(IndexError, "index", "out of range", "bounds")
+
+
+def expect_positions(n, idx, fname):
+    """gather/index_select/take of a 1-d tensor of n elements at integer positions ``idx``."""
+    if fname == "take":
+        ok = all(-n <= i < n for i in idx)
+    else:
+        ok = all(0 <= i < n for i in idx)
+    if ok:
+        return Returns((len(idx),))
+    return Raises(RuntimeError if fname == "gather" else IndexError, "index", "out of", "bounds", fname)
+
+
+@given(n=st.integers(0, 3), i=index_like, idx=st.lists(st.integers(-4, 4), min_size=1, max_size=3),
+       fname=st.sampled_from(["gather", "index_select", "take"]))
+def test_indexing(n, i, idx, fname):
+    a = np.arange(n, dtype=np.float32)
+    check(lambda m: T(m, a)[i], expect_getitem(n, i))
+    calls = {"gather": lambda m, x, t: x.gather(0, t), "index_select": lambda m, x, t: x.index_select(0, t),
+             "take": lambda m, x, t: x.take(t)}
+    check(lambda m: calls[fname](m, T(m, a), T(m, np.array(idx), "int64")), expect_positions(n, idx, fname))
+
+
 # --- Python objects ---------------------------------------------------------------------------
 
 @given(obj=python_objects, name=st.sampled_from(["sin", "exp", "sum", "abs", "neg"]))
