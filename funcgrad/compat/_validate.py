@@ -134,7 +134,8 @@ def tensor_list(ts, fname, name="tensors"):
         raise TypeError(f"{fname}(): argument '{name}' (position 1) must be tuple of Tensors, not {type(ts).__name__}")
     for i, t in enumerate(ts):
         if not isinstance(t, (Tracer, Array)):
-            raise TypeError(f"{fname}(): expected Tensor as element {i} in argument '{name}', but got {type(t).__name__}")
+            raise TypeError(f"{fname}(): expected Tensor as element {i} in argument '{name}', but got "
+                            f"{type(t).__name__}")
     return list(ts)
 
 

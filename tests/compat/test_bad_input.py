@@ -260,6 +260,32 @@ def test_product_dtypes(da, db, name):
     check(lambda m: fn(m, T(m, np.ones((2, 2)), da), T(m, np.ones((2, 2)), db)), rule)
 
 
+floats = st.sampled_from(["float32", "float64"])
+
+
+@given(dx=floats, dw=floats, db=st.one_of(st.none(), floats), name=st.sampled_from(["conv1d", "conv2d", "linear"]))
+def test_layer_dtypes(dx, dw, db, name):
+    """PyTorch's layers do not promote: input, weight and bias of one dtype."""
+    nd = {"conv1d": 1, "conv2d": 2, "linear": 0}[name]
+    x = np.ones((1, 2) + (4,) * nd)
+    w = np.ones((3, 2) + (3,) * nd) if nd else np.ones((3, 2))
+    ok = dx == dw and db in (None, dx)
+    out = (1, 3) + (2,) * nd
+    def call(m):
+        bias = None if db is None else T(m, np.ones(3), db)
+        return getattr(m.nn.functional, name)(T(m, x, dx), T(m, w, dw), bias)
+    check(call, Returns(out, dx) if ok else Raises(RuntimeError, "type", "dtype"))
+
+
+@given(reduction=st.sampled_from(["mean", "sum", "none", "bad", "MEAN", ""]),
+       name=st.sampled_from(["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy"]))
+def test_loss_reduction(reduction, name):
+    a = np.full((2, 3), 0.5)
+    rule = Returns((2, 3) if reduction == "none" else ()) if reduction in ("mean", "sum", "none") else \
+        Raises(ValueError, "reduction")
+    check(lambda m: getattr(m.nn.functional, name)(T(m, a), T(m, a), reduction=reduction), rule)
+
+
 @given(dc=dtypes, dx=st.sampled_from(["float32", "float64"]))
 def test_index_and_condition_dtypes(dc, dx):
     m1 = np.array([1, 0])
