@@ -134,7 +134,8 @@ def tensor_list(ts, fname, name="tensors"):
         raise TypeError(f"{fname}(): argument '{name}' (position 1) must be tuple of Tensors, not {type(ts).__name__}")
     for i, t in enumerate(ts):
         if not isinstance(t, (Tracer, Array)):
-            raise TypeError(f"{fname}(): expected Tensor as element {i} in argument '{name}', but got {type(t).__name__}")
+            raise TypeError(f"{fname}(): expected Tensor as element {i} in argument '{name}', but got "
+                            f"{type(t).__name__}")
     return list(ts)
 
 
@@ -246,3 +247,9 @@ def conv_padding(padding, stride):
         raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}")
     if padding == "same" and any(s != 1 for s in stride):
         raise ValueError("padding='same' is not supported for strided convolutions")
+
+
+def integral(dtype, fname):
+    """An integer or bool dtype (bitwise ops): a float or complex one is PyTorch's NotImplementedError."""
+    if np.dtype(dtype).kind in "fc":
+        raise NotImplementedError(f"\"{fname}_cpu\" not implemented for '{scalar_name(np.dtype(dtype))}'")

@@ -97,10 +97,23 @@ def pow(input, exponent, *, out=None):  # noqa: A001
             return name_grad(bind(_P["square"], input), "PowBackward0")
         return bind(_P["power"], input, exponent)
     (a, b), npd = promote(as_t(input), as_t(exponent))
-    if npd.kind in "iu" and bool((b._value < 0).any() if isinstance(b, Tensor) else b < 0):
+    if npd.kind in "iu" and isinstance(b, Tensor) and bool((b._value < 0).any()):
+        return _int_pow_negative(a, b, npd)
+    if npd.kind in "iu" and not isinstance(b, Tensor) and b < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     r = _finish(apply(_P["power"], a, b), npd)
     return name_grad(r, "PowBackward1" if isinstance(exponent, Tensor) and exponent.requires_grad else "PowBackward0")
+
+
+def _int_pow_negative(a, b, npd):
+    """Integer powers with negative tensor exponents, as PyTorch computes them: 1 and -1 keep their
+    magnitude (-1 to an odd power is -1), every other base gives 0 (no gradient: integers)."""
+    bv = b._value
+    xp = xp_of(bv)
+    av = a._value if isinstance(a, Tensor) else xp.asarray(a, npd)
+    neg = bv < 0
+    one = xp.where(av == -1, xp.where(bv % 2 == 0, 1, -1), xp.where(av == 1, 1, 0))
+    return wrap(xp.where(neg, one, xp.power(av, xp.where(neg, 0, bv))).astype(npd))
 
 
 def _unary(prim_name, torch_name, floats=True):
@@ -249,7 +262,10 @@ def _compare(name):
 
     def f(input, other, *, out=None):
         (a, b), npd = promote(as_t(input), as_t(other))
+        if bitwise:
+            check.integral(npd, name)
         return apply(prim, a, b)
+    bitwise = name.startswith("bitwise")
     prim = fn.args[0]  # the primitive behind the bind partial
     f.__name__ = name
     return f
@@ -275,9 +291,17 @@ def logical_not(input):
 
 @op("bitwise_not")
 def bitwise_not(input):
-    if buf_of(input).dtype.kind == "f":
-        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+    check.integral(buf_of(input).dtype, "bitwise_not")
     return wrap(xp_of(input._value).invert(input._value))
+
+
+def _invert(self):
+    """``~x``: logical not of bool tensors, bitwise not of integer ones; floats are PyTorch's TypeError."""
+    if self._value.dtype == np.bool_:
+        return logical_not(self)
+    if self._value.dtype.kind in "fc":
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return bitwise_not(self)
 
 
 @op("isnan")
@@ -341,7 +365,7 @@ OPERATORS = {
     "__mul__": mul_, "__rmul__": _r(mul_), "__truediv__": div, "__rtruediv__": _r(div),
     "__pow__": pow, "__rpow__": _r(pow), "__neg__": FUNCS["neg"], "__abs__": FUNCS["abs"],
     "__pos__": lambda self: self, "__matmul__": lambda self, other: FUNCS["matmul"](self, as_t(other)),
-    "__rmatmul__": lambda self, other: FUNCS["matmul"](as_t(other), self), "__invert__": lambda self: logical_not(self) if self._value.dtype == np.bool_ else bitwise_not(self),
+    "__rmatmul__": lambda self, other: FUNCS["matmul"](as_t(other), self), "__invert__": _invert,
     "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge, "__eq__": eq, "__ne__": ne,
     "__and__": FUNCS["bitwise_and"], "__or__": FUNCS["bitwise_or"], "__xor__": FUNCS["bitwise_xor"],
     "__rand__": _r(FUNCS["bitwise_and"]), "__ror__": _r(FUNCS["bitwise_or"]), "__rxor__": _r(FUNCS["bitwise_xor"]),

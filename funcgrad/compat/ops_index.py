@@ -70,6 +70,9 @@ def _dev(buf):
 
 
 def getitem(self, idx):
+    if isinstance(idx, (bool, np.bool_)):  # x[True]: x[None]; x[False]: its empty slice (as PyTorch)
+        r = getitem(self, None)
+        return r if idx else getitem(r, slice(0, 0))
     idx = _norm_index(idx, self._value)
     template, arrays = parse_index(idx, self._value.ndim)
     if not arrays:
@@ -190,6 +193,9 @@ def scatter_add_(self, dim, index, src):
 def index_select(input, dim, index):
     d = _dim(dim, input._value.ndim, "index_select")
     check.index_tensor(index, "index_select")
+    v = check.values(index)
+    if v is not None and v.size and (int(v.min()) < 0 or int(v.max()) >= (input._value.shape[d] if input._value.ndim else 1)):
+        raise IndexError("index_select(): index out of range in self")
     if index._value.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     template, arrays = parse_index((slice(None),) * d + (index.reshape(-1),), input._value.ndim)

@@ -260,6 +260,32 @@ def test_product_dtypes(da, db, name):
     check(lambda m: fn(m, T(m, np.ones((2, 2)), da), T(m, np.ones((2, 2)), db)), rule)
 
 
+floats = st.sampled_from(["float32", "float64"])
+
+
+@given(dx=floats, dw=floats, db=st.one_of(st.none(), floats), name=st.sampled_from(["conv1d", "conv2d", "linear"]))
+def test_layer_dtypes(dx, dw, db, name):
+    """PyTorch's layers do not promote: input, weight and bias of one dtype."""
+    nd = {"conv1d": 1, "conv2d": 2, "linear": 0}[name]
+    x = np.ones((1, 2) + (4,) * nd)
+    w = np.ones((3, 2) + (3,) * nd) if nd else np.ones((3, 2))
+    ok = dx == dw and db in (None, dx)
+    out = (1, 3) + (2,) * nd
+    def call(m):
+        bias = None if db is None else T(m, np.ones(3), db)
+        return getattr(m.nn.functional, name)(T(m, x, dx), T(m, w, dw), bias)
+    check(call, Returns(out, dx) if ok else Raises(RuntimeError, "type", "dtype"))
+
+
+@given(reduction=st.sampled_from(["mean", "sum", "none", "bad", "MEAN", ""]),
+       name=st.sampled_from(["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy"]))
+def test_loss_reduction(reduction, name):
+    a = np.full((2, 3), 0.5)
+    rule = Returns((2, 3) if reduction == "none" else ()) if reduction in ("mean", "sum", "none") else \
+        Raises(ValueError, "reduction")
+    check(lambda m: getattr(m.nn.functional, name)(T(m, a), T(m, a), reduction=reduction), rule)
+
+
 @given(dc=dtypes, dx=st.sampled_from(["float32", "float64"]))
 def test_index_and_condition_dtypes(dc, dx):
     m1 = np.array([1, 0])
@@ -275,6 +301,45 @@ def test_index_and_condition_dtypes(dc, dx):
     if dc not in ("float32", "float64", "complex64"):  # float targets are class probabilities
         check(lambda m: m.nn.functional.cross_entropy(T(m, np.ones((2, 3)), dx), T(m, m1, dc)),
               Returns(()) if dc == "int64" else Raises(RuntimeError, "target"))
+
+
+# --- indexing ---------------------------------------------------------------------------------
+
+index_like = st.one_of(st.integers(-5, 5), st.booleans(), st.sampled_from([None, 1.5, "a", Ellipsis]))
+
+
+def expect_getitem(n, i):
+    """``x[i]`` of a 1-d tensor of n elements."""
+    if i is None or isinstance(i, bool):
+        return Returns((0 if i is False else 1, n))
+    if i is Ellipsis:
+        return Returns((n,))
+    if isinstance(i, str):
+        return Raises(TypeError, "str")  # torch reads a string index as data for a new index tensor
+    if not is_int(i):
+        return Raises(IndexError, "index", "only integers")
+    return Returns(()) if -n <= i < n else Raises(IndexError, "index", "out of range", "bounds")
+
+
+def expect_positions(n, idx, fname):
+    """gather/index_select/take of a 1-d tensor of n elements at integer positions ``idx``."""
+    if fname == "take":
+        ok = all(-n <= i < n for i in idx)
+    else:
+        ok = all(0 <= i < n for i in idx)
+    if ok:
+        return Returns((len(idx),))
+    return Raises(RuntimeError if fname == "gather" else IndexError, "index", "out of", "bounds", fname)
+
+
+@given(n=st.integers(0, 3), i=index_like, idx=st.lists(st.integers(-4, 4), min_size=1, max_size=3),
+       fname=st.sampled_from(["gather", "index_select", "take"]))
+def test_indexing(n, i, idx, fname):
+    a = np.arange(n, dtype=np.float32)
+    check(lambda m: T(m, a)[i], expect_getitem(n, i))
+    calls = {"gather": lambda m, x, t: x.gather(0, t), "index_select": lambda m, x, t: x.index_select(0, t),
+             "take": lambda m, x, t: x.take(t)}
+    check(lambda m: calls[fname](m, T(m, a), T(m, np.array(idx), "int64")), expect_positions(n, idx, fname))
 
 
 # --- Python objects ---------------------------------------------------------------------------

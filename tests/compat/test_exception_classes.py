@@ -21,8 +21,6 @@ from ._exception_cases import CASES
 EXPECTED = json.loads((pathlib.Path(__file__).parent / "_exception_classes_torch.json").read_text())
 
 KNOWN_DIFFERENT = {
-    'bitwise_float': 'TypeError',  # torch: NotImplementedError
-    'pow_int_neg': 'RuntimeError',  # torch: None
     'randint_low_high': 'ValueError',  # torch: RuntimeError
     'full_none': None,  # torch: TypeError
     'arange_bad_range': None,  # torch: RuntimeError
@@ -31,7 +29,6 @@ KNOWN_DIFFERENT = {
     'tensor_none': 'TypeError',  # torch: RuntimeError
     'tensor_bad_dtype': None,  # torch: TypeError
     'tensor_object': 'TypeError',  # torch: RuntimeError
-    'device_bad_index': 'ValueError',  # torch: RuntimeError
     'normal_neg_std': None,  # torch: RuntimeError
     'zeros_like_nontensor': 'AttributeError',  # torch: TypeError
     'randperm_neg': None,  # torch: RuntimeError

@@ -79,6 +79,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if antialias:
         raise ValueError("interpolate: antialias=True is not supported by funcgrad.compat")
     in_sizes, out_sizes, scales = _sizes(input, size, scale_factor, nd)
+    if min(in_sizes, default=1) <= 0 or min(out_sizes, default=1) <= 0:  # (before any division by them)
+        raise RuntimeError(f"interpolate: Input and output sizes should be greater than 0, but got input "
+                           f"{tuple(in_sizes)} output {tuple(out_sizes)}")
     if recompute_scale_factor:
         scales = [None] * nd
     x = input
