@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 
+import ml_dtypes
 import numpy as np
 
 from . import _standin
@@ -19,7 +20,7 @@ from . import _standin
 __all__ = [
     "Device", "Backend", "DeviceMismatchError", "devices", "get_device", "namespace_of",
     "backend_of", "device_of", "default_device", "set_default_device", "to_numpy",
-    "put_buffer", "is_float_dtype", "canonical_dtype", "linalg_raises", "NoDeviceImplementationError",
+    "put_buffer", "is_float_dtype", "is_real_float_dtype", "kind_of", "compute_dtype", "computes_in_float32", "is_numeric_dtype", "canonical_dtype", "linalg_raises", "NoDeviceImplementationError",
 ]
 
 
@@ -297,10 +298,79 @@ def check_same_device(bufs, what: str):
 
 _FLOAT_KINDS = frozenset("fc")
 
+# ml_dtypes' floats (bfloat16, float8_*): numpy reports their kind as 'V' (user dtypes), so
+# every "is this floating?" question goes through kind_of / is_float_dtype, never dtype.kind.
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+FLOAT8_E4M3FN = np.dtype(ml_dtypes.float8_e4m3fn)
+FLOAT8_E5M2 = np.dtype(ml_dtypes.float8_e5m2)
+ML_FLOATS = frozenset((BFLOAT16, FLOAT8_E4M3FN, FLOAT8_E5M2))
+# the float8 types store values only: numpy's loops on them are too few to compute with
+STORAGE_ONLY_FLOATS = frozenset((FLOAT8_E4M3FN, FLOAT8_E5M2))
+
+
+def kind_of(dtype) -> str:
+    """``np.dtype(dtype).kind``, except 'f' for ml_dtypes' floats (bfloat16, float8)."""
+    d = np.dtype(dtype)
+    return "f" if d in ML_FLOATS else d.kind
+
 
 def is_float_dtype(dtype) -> bool:
-    """Inexact (floating or complex) dtypes are the differentiable ones."""
-    return np.dtype(dtype).kind in _FLOAT_KINDS
+    """Inexact (floating or complex) dtypes are the differentiable ones; bfloat16 is one."""
+    d = np.dtype(dtype)
+    return d.kind in _FLOAT_KINDS or d in ML_FLOATS
+
+
+def is_real_float_dtype(dtype) -> bool:
+    """Real floating dtypes: float16/32/64 and ml_dtypes' bfloat16 / float8."""
+    d = np.dtype(dtype)
+    return d.kind == "f" or d in ML_FLOATS
+
+
+def is_numeric_dtype(dtype) -> bool:
+    """Numbers (bool, int, float, complex, ml_dtypes' floats); not objects, strings, void or dates."""
+    d = np.dtype(dtype)
+    return d.kind in "biufc" or d in ML_FLOATS
+
+
+def computes_in_float32(impl):
+    """Wrap a primitive's impl so that ml_dtypes float arguments (bfloat16) are computed in
+    float32 and its float32 results rounded back to the arguments' promoted dtype.
+
+    For the primitives numpy has no good bfloat16 loop for: matmul (numpy returns float32),
+    sums and products (numpy accumulates in bfloat16: a sum of 1000 ones is 256), linalg.
+    PyTorch accumulates bfloat16 in float32 too.  Other dtypes call ``impl`` unchanged.
+    """
+    def wrapped(*bufs, **params):
+        low = [b.dtype for b in bufs if getattr(b, "dtype", None) in ML_FLOATS]
+        if not low:
+            return impl(*bufs, **params)
+        if any(d in STORAGE_ONLY_FLOATS for d in low):
+            raise TypeError(f"{impl.__name__.strip('_')}: {low[0]} arrays hold values only (storage and "
+                            "casts); cast them to float32 (or bfloat16) to compute")
+        target = np.result_type(*[b.dtype for b in bufs if hasattr(b, "dtype") and is_float_dtype(b.dtype)])
+        wide = [b.astype(np.float32) if getattr(b, "dtype", None) in ML_FLOATS else b for b in bufs]
+        out = impl(*wide, **params)
+        if isinstance(out, (tuple, list)):
+            return type(out)(_round_back(o, target) for o in out)
+        return _round_back(out, target)
+
+    wrapped.__name__ = getattr(impl, "__name__", "impl")
+    wrapped.__doc__ = impl.__doc__
+    return wrapped
+
+
+def _round_back(out, target):
+    dt = getattr(out, "dtype", None)
+    if dt is not None and dt == np.float32 and target in ML_FLOATS:
+        return out.astype(target)
+    return out
+
+
+def compute_dtype(dtype):
+    """The dtype numpy computes an ml_dtypes float in (float32: its loops for bfloat16 are slow
+    or missing, and sums in bfloat16 lose everything past 256); other dtypes compute as themselves."""
+    d = np.dtype(dtype)
+    return np.dtype(np.float32) if d in ML_FLOATS else d
 
 
 def canonical_dtype(dtype):

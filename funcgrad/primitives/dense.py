@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import XP_OF_TYPE, computes_in_float32
 from ..core import Primitive, ShapedArray
 from ._batching import at_front, batch_size, to_front
 from .linalg import matmul
@@ -55,7 +55,7 @@ def _dense_vjp_w(g, ans, x, w, *b):
     return matmul(swap_last_two(g2), x2)
 
 
-dense_p = Primitive("dense", _dense_impl, _dense_abstract)
+dense_p = Primitive("dense", computes_in_float32(_dense_impl), _dense_abstract)
 dense_p.defvjp(
     lambda g, ans, x, w, *b: matmul(g, w),
     _dense_vjp_w,

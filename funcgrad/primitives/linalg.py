@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE, linalg_raises, namespace_of
+from ..backend import XP_OF_TYPE, computes_in_float32, linalg_raises, namespace_of
 from ..core import Primitive, ShapedArray, Zero
 from ._batching import ndim_of, stacked_rule, to_front
 from .complex import conj, imag, real
@@ -97,7 +97,7 @@ def _matmul_vjp_y(g, ans, x, y):
     return matmul(swap_last_two(x), g)
 
 
-matmul_p = Primitive("matmul", _matmul_impl, _matmul_abstract)
+matmul_p = Primitive("matmul", computes_in_float32(_matmul_impl), _matmul_abstract)
 matmul_p.defvjp(_matmul_vjp_x, _matmul_vjp_y, saves_out=False)
 matmul_p.defjvp(lambda t, ans, x, y: matmul(t, y), lambda t, ans, x, y: matmul(x, t))
 matmul = matmul_p.bind
@@ -220,7 +220,7 @@ def _raising(fn):
             return fn(xp, *bufs)
 
     impl.__name__ = f"{fn.__name__}_impl"
-    return impl
+    return computes_in_float32(impl)
 
 
 @_raising

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import XP_OF_TYPE, computes_in_float32, kind_of
 from ..core import Array, Primitive, ShapedArray
 from ._batching import axis_rule
 from .creation import full_like
@@ -83,7 +83,7 @@ def _cum_abstract(x, axis, reverse):
     return ShapedArray(x.shape, _accumulator_dtype(x.dtype))
 
 
-cumsum_p = Primitive("cumsum", _cumsum_impl, _cum_abstract)
+cumsum_p = Primitive("cumsum", computes_in_float32(_cumsum_impl), _cum_abstract)
 cumsum_p.defvjp(lambda g, ans, x, axis, reverse: cumsum(g, axis, not reverse),
                 unsaved_args=(0,), saves_out=False)
 cumsum_p.defjvp(lambda t, ans, x, axis, reverse: cumsum(t, axis, reverse))
@@ -124,7 +124,7 @@ def _cumprod_vjp(g, ans, x, axis):
     return _exclusive(ans, axis) * h
 
 
-cumprod_p = Primitive("cumprod", _cumprod_impl,
+cumprod_p = Primitive("cumprod", computes_in_float32(_cumprod_impl),
                       lambda x, axis: _cum_abstract(x, axis, False))
 cumprod_p.defvjp(_cumprod_vjp)
 cumprod_p.defjvp(_cumprod_jvp)
@@ -145,7 +145,7 @@ def has_no_zeros(x):
     Rules may then use the cheaper formulas that divide by x: nothing will
     differentiate them further, so their derivatives do not matter.
     """
-    if type(x) is not Array or x.dtype.kind != "f":
+    if type(x) is not Array or kind_of(x.dtype) != "f":
         return False
     v = x._value
     xp = _xp(v)

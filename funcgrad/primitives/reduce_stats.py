@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import XP_OF_TYPE, computes_in_float32
 from ..core import Primitive, ShapedArray
 from ._batching import reduction_rule
 from .complex import conj
@@ -62,7 +62,8 @@ def _others(ans, x, axes, keepdims):
 
 
 reduce_prod_p = Primitive(
-    "reduce_prod", lambda x, axes, keepdims: _xp(x).prod(x, axis=axes, keepdims=keepdims), _prod_abstract)
+    "reduce_prod", computes_in_float32(lambda x, axes, keepdims: _xp(x).prod(x, axis=axes, keepdims=keepdims)),
+    _prod_abstract)
 reduce_prod_p.defvjp(lambda g, ans, x, axes, keepdims:
                      _keep(g, x.shape, axes, keepdims) * _others(ans, x, axes, keepdims))
 reduce_prod_p.defjvp(lambda t, ans, x, axes, keepdims:
@@ -102,7 +103,7 @@ def _std_weights(ans, x, axes, ddof, keepdims):
 
 reduce_std_p = Primitive(
     "reduce_std",
-    lambda x, axes, ddof, keepdims: _xp(x).std(x, axis=axes, ddof=ddof, keepdims=keepdims),
+    computes_in_float32(lambda x, axes, ddof, keepdims: _xp(x).std(x, axis=axes, ddof=ddof, keepdims=keepdims)),
     _std_abstract,
 )
 reduce_std_p.defvjp(lambda g, ans, x, axes, ddof, keepdims:
