@@ -310,8 +310,10 @@ STORAGE_ONLY_FLOATS = frozenset((FLOAT8_E4M3FN, FLOAT8_E5M2))
 
 def kind_of(dtype) -> str:
     """``np.dtype(dtype).kind``, except 'f' for ml_dtypes' floats (bfloat16, float8)."""
-    d = np.dtype(dtype)
-    return "f" if d in ML_FLOATS else d.kind
+    k = getattr(dtype, "kind", None)
+    if type(k) is not str:  # a scalar type (np.float32), a name or a Python type
+        k = np.dtype(dtype).kind
+    return "f" if k == "V" and np.dtype(dtype) in ML_FLOATS else k
 
 
 def is_float_dtype(dtype) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from .. import scipy as _fg_scipy  # noqa: F401  (registers the special-function primitives)
 from ..core import REGISTRY, Array, bind
 from ..primitives import elementwise as ew
@@ -23,7 +24,8 @@ _CMP = {n: ew.__dict__[n] for n in ("less", "less_equal", "greater", "greater_eq
 
 
 def _binary(prim, name, floats=False):
-    """PyTorch's binary op: a fast path for same-dtype tensors and float scalars."""
+    """PyTorch's binary op: a fast path for same-dtype tensors and float scalars (numpy kind 'f': bfloat16,
+    kind 'V' in numpy, takes the general path)."""
     def f(input, other, *, out=None):
         ti, to = type(input), type(other)
         if ti is Tensor:
@@ -266,7 +268,7 @@ def logical_not(input):
 
 @op("bitwise_not")
 def bitwise_not(input):
-    if buf_of(input).dtype.kind == "f":
+    if kind_of(buf_of(input).dtype) == "f":
         raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
     return wrap(xp_of(input._value).invert(input._value))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from ..primitives.index import _Slot, getitem_p, parse_index, scatter_add_p, scatter_set_p
 from . import dtypes
 from ._dispatch import METHODS, apply, as_t, cast, method, name_grad, op
@@ -36,7 +37,7 @@ def _norm_index(idx, buf):
         if isinstance(it, slice) and it.step is not None and int(it.step) <= 0:
             raise ValueError("step must be greater than zero")
         if isinstance(it, Tensor):
-            if it._value.dtype.kind == "f":
+            if kind_of(it._value.dtype) == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             if it._value.dtype == np.uint8:
                 it = wrap(it._value.astype(bool))

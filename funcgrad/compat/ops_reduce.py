@@ -13,7 +13,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..backend import to_numpy
+from ..backend import kind_of, to_numpy
 from ..core import REGISTRY
 from ..primitives import reduce as rd
 from ..primitives.index import getitem_p, parse_index
@@ -64,10 +64,10 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None):
     x = input
     if dtype is not None:
         x = cast(x, dtypes.as_dtype(dtype).dtype)
-    if buf_of(x).dtype.kind not in "fc":
+    if kind_of(buf_of(x).dtype) not in "fc":
         raise RuntimeError(
             f"mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
-            f"dtype. Got: {x.dtype.name.title()}")
+            f"dtype. Got: {dtypes.as_dtype(x.dtype).legacy_name}")
     axes = _axes(dim, buf_of(x).ndim)
     n = int(np.prod([buf_of(x).shape[a] for a in axes], dtype=np.int64)) if buf_of(x).ndim else 1
     s = apply(rd.reduce_sum_p, x, axes=axes, keepdims=bool(keepdim))
@@ -126,7 +126,7 @@ def _extreme(kind):
 
         def pick(buf, d):
             xp = xp_of(buf)
-            nanpos = xp.isnan(buf).any(axis=d, keepdims=True) if buf.dtype.kind == "f" else None
+            nanpos = xp.isnan(buf).any(axis=d, keepdims=True) if kind_of(buf.dtype) == "f" else None
             i = xp.expand_dims((xp.argmax if kind == "max" else xp.argmin)(buf, axis=d), d)
             if nanpos is not None and bool(nanpos.any()):
                 i = xp.where(nanpos, xp.expand_dims(xp.argmax(xp.isnan(buf), axis=d), d), i)

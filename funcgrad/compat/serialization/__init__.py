@@ -29,6 +29,7 @@ import warnings
 
 import numpy as np
 
+from ...backend import kind_of
 from ... import backend
 from ..._atomic_file import atomic_write
 from ..tensor import Tensor, wrap
@@ -166,7 +167,7 @@ def _tensor(pid, container, map_location, cache):
         dev = _target_device(location, map_location)
         if dev != "cpu":
             t = _on_device(t, container, key, offset, dev, cache)
-    if req and not (dtype.kind in "fc"):
+    if req and not (kind_of(dtype) in "fc"):
         raise _records.CorruptFileError(f"a {dtype} tensor in this file is marked requires_grad; only floating "
                                      "point and complex tensors can require gradients")
     if kind == "param":
