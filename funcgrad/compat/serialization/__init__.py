@@ -29,8 +29,8 @@ import warnings
 
 import numpy as np
 
-from ...backend import kind_of
 from ... import backend
+from ...backend import kind_of
 from ..._atomic_file import atomic_write
 from ..tensor import Tensor, wrap
 from . import _records
@@ -101,7 +101,8 @@ class _Pickler(pickle.Pickler):
             return None
         key, offset, host = self._storage(self._host_view(obj._value), True)
         kind = "param" if obj._is_param else "tensor"
-        return (kind, key, host.dtype.str, tuple(host.shape), tuple(host.strides), offset, bool(obj.requires_grad),
+        dt = host.dtype.name if host.dtype in backend.ML_FLOATS else host.dtype.str  # '<V2' would be void
+        return (kind, key, dt, tuple(host.shape), tuple(host.strides), offset, bool(obj.requires_grad),
                 str(obj.device))
 
 
