@@ -45,7 +45,7 @@ class finfo:  # noqa: N801  (PyTorch's name)
         self.max = float(info.max)
         self.min = float(info.min)
         self.tiny = self.smallest_normal = float(info.smallest_normal)
-        self.resolution = float(10.0 ** -int(info.precision))
+        self.resolution = float(10.0 ** -math.floor(-math.log10(float(info.eps))))  # 1 for float8, as PyTorch's
         self.dtype = str(info.dtype)
 
     def __repr__(self):

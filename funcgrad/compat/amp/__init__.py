@@ -10,6 +10,11 @@ from .autocast_mode import (  # noqa: F401
 from .custom import custom_bwd, custom_fwd  # noqa: F401
 from .grad_scaler import GradScaler  # noqa: F401
 from . import legacy as _legacy
+from .. import bfloat16_ops as _bfloat16_ops
+
+# bfloat16 ops compute in float32 like PyTorch's kernels: wrapped here because compat imports amp after
+# every op is registered and before it copies them onto torch and Tensor (compat/__init__.py)
+_bfloat16_ops.install()
 
 cuda_amp = _legacy.cuda_amp  # torch.cuda.amp
 cpu_amp = _legacy.cpu_amp  # torch.cpu.amp
