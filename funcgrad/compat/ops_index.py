@@ -94,7 +94,7 @@ def setitem(self, idx, value):
         if STATE.enabled:
             _check_leaf_view(self)
         v = value._value if isinstance(value, Tensor) else value
-        if isinstance(value, Tensor) and dtypes._CAT[value._value.dtype.kind] > dtypes._CAT[self._value.dtype.kind]:
+        if isinstance(value, Tensor) and dtypes._CAT[kind_of(value._value.dtype)] > dtypes._CAT[kind_of(self._value.dtype)]:
             v = v.astype(self._value.dtype)
         self._value[_np_index(idx)] = v
         self._bump()
