@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..backend import BFLOAT16
-from ._dispatch import FUNCS, METHODS, cast
+from ._dispatch import cast
+from .op_wrappers import install_wrappers
 from .tensor import TENSOR_TYPES
 
 __all__ = ["OPMATH", "install"]
@@ -59,7 +60,7 @@ def _round(out):
     return out
 
 
-def opmath(fn):
+def opmath(fn, name=None):
     """``fn`` computing in float32 when a tensor argument is bfloat16, its result rounded back to
     bfloat16 (unless ``dtype=`` asks for another dtype)."""
     def op(*args, **kwargs):
@@ -68,28 +69,9 @@ def opmath(fn):
         out = fn(*map(_widen, args), **{k: _widen(v) for k, v in kwargs.items()})
         return out if kwargs.get("dtype") is not None else _round(out)
 
-    op.__name__ = getattr(fn, "__name__", "op")
-    op.__qualname__ = getattr(fn, "__qualname__", op.__name__)
-    op.__doc__ = getattr(fn, "__doc__", None)
-    op.__wrapped__ = fn
-    op.bfloat16_opmath = True
     return op
 
 
 def install():
-    """Wrap the OPMATH ops at their dispatch points (idempotent: a wrapped op is not wrapped again)."""
-    from .nn import functional as F  # noqa: PLC0415
-
-    done = {}
-    for name in OPMATH:
-        for table in (FUNCS, METHODS, F.__dict__):
-            fn = table.get(name)
-            if not callable(fn) or getattr(fn, "bfloat16_opmath", False):
-                continue
-            w = done.get(id(fn))
-            if w is None:
-                w = done[id(fn)] = opmath(fn)
-            if table is F.__dict__:
-                setattr(F, name, w)
-            else:
-                table[name] = w
+    """Wrap the OPMATH ops at their dispatch points (once)."""
+    install_wrappers(OPMATH, opmath, "bfloat16_opmath")

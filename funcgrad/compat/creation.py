@@ -152,6 +152,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
                       "or sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
     host = _host_data(data, exact=dtype is not None)
+    if host.dtype == np.float64 and dtype is not None and dtypes.as_dtype(dtype) is dtypes.uint64 \
+            and not isinstance(data, np.ndarray):  # numpy infers float64 for ints past int64 mixed with others
+        host = np.array(data, dtype=np.uint64)
     buf = np.array(host, copy=True)
     if device is None and isinstance(data, Tensor):
         device = data.device

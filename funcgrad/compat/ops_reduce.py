@@ -19,6 +19,7 @@ from ..primitives import reduce as rd
 from ..primitives.index import getitem_p, parse_index
 from . import dtypes
 from .dtypes import buf_of
+from .dtypes_limited import LIMITED, check as check_limited
 from ._dispatch import apply, as_t, cast, float_input, name_grad, norm_dim, op
 from .device import like, xp_of
 from .tensor import Tensor, _dim, wrap
@@ -145,6 +146,8 @@ op("amin")(lambda input, dim=(), keepdim=False: apply(rd.reduce_min_p, input, ax
 def _arg_extreme(name):
     def f(input, dim=None, keepdim=False):
         buf = input._value
+        if buf.dtype in LIMITED:  # uint16/32/64, float8: PyTorch has no kernel
+            check_limited(name, (buf,))
         xp = xp_of(buf)
         fn = getattr(xp, name)
         if dim is None:
