@@ -10,6 +10,7 @@ data: they ask :func:`namespace_of` for the namespace of their inputs.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 
 import ml_dtypes
@@ -342,6 +343,7 @@ def computes_in_float32(impl):
     sums and products (numpy accumulates in bfloat16: a sum of 1000 ones is 256), linalg.
     PyTorch accumulates bfloat16 in float32 too.  Other dtypes call ``impl`` unchanged.
     """
+    @functools.wraps(impl)  # keeps the impl's module: docs/numpy-coverage.md names the family by it
     def wrapped(*bufs, **params):
         low = [b.dtype for b in bufs if getattr(b, "dtype", None) in ML_FLOATS]
         if not low:
@@ -356,8 +358,6 @@ def computes_in_float32(impl):
             return type(out)(_round_back(o, target) for o in out)
         return _round_back(out, target)
 
-    wrapped.__name__ = getattr(impl, "__name__", "impl")
-    wrapped.__doc__ = impl.__doc__
     return wrapped
 
 
