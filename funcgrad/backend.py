@@ -21,7 +21,7 @@ from . import _standin
 __all__ = [
     "Device", "Backend", "DeviceMismatchError", "devices", "get_device", "namespace_of",
     "backend_of", "device_of", "default_device", "set_default_device", "to_numpy",
-    "put_buffer", "is_float_dtype", "is_real_float_dtype", "kind_of", "compute_dtype", "computes_in_float32", "is_numeric_dtype", "canonical_dtype", "linalg_raises", "NoDeviceImplementationError",
+    "put_buffer", "is_float_dtype", "is_real_float_dtype", "kind_of", "compute_dtype", "computes_in_float32", "in_float32", "ML_FLOATS", "is_numeric_dtype", "canonical_dtype", "linalg_raises", "NoDeviceImplementationError",
 ]
 
 
@@ -335,28 +335,37 @@ def is_numeric_dtype(dtype) -> bool:
     return d.kind in "biufc" or d in ML_FLOATS
 
 
-def computes_in_float32(impl):
-    """Wrap a primitive's impl so that ml_dtypes float arguments (bfloat16) are computed in
-    float32 and its float32 results rounded back to the arguments' promoted dtype.
+def in_float32(impl, *bufs, **params):
+    """``impl(*bufs, **params)`` with ml_dtypes float buffers (bfloat16) converted to float32 and float32
+    results rounded back to the buffers' promoted dtype.
 
-    For the primitives numpy has no good bfloat16 loop for: matmul (numpy returns float32),
-    sums and products (numpy accumulates in bfloat16: a sum of 1000 ones is 256), linalg.
-    PyTorch accumulates bfloat16 in float32 too.  Other dtypes call ``impl`` unchanged.
+    For the primitives numpy has no good bfloat16 loop for: matmul (numpy returns float32), sums and
+    products (numpy accumulates in bfloat16: a sum of 1000 ones is 256), linalg.  PyTorch accumulates
+    bfloat16 in float32 too.  Impls call it after testing ``x.dtype in ML_FLOATS`` (one set lookup on
+    their fast path); :func:`computes_in_float32` wraps a whole impl instead.
     """
+    low = [b.dtype for b in bufs if getattr(b, "dtype", None) in ML_FLOATS]
+    if any(d in STORAGE_ONLY_FLOATS for d in low):
+        name = getattr(impl, "__name__", "impl").strip("_").removesuffix("_impl")
+        raise TypeError(f"{name}: {low[0]} arrays hold values only (storage and casts); cast them to float32 "
+                        "(or bfloat16) to compute")
+    target = np.result_type(*[b.dtype for b in bufs if hasattr(b, "dtype") and is_float_dtype(b.dtype)])
+    wide = [b.astype(np.float32) if getattr(b, "dtype", None) in ML_FLOATS else b for b in bufs]
+    out = impl(*wide, **params)
+    if isinstance(out, (tuple, list)):
+        return type(out)(_round_back(o, target) for o in out)
+    return _round_back(out, target)
+
+
+def computes_in_float32(impl):
+    """``impl`` made to compute ml_dtypes float arguments with :func:`in_float32` (for impls whose own
+    cost dwarfs the extra call: linalg, einsum)."""
     @functools.wraps(impl)  # keeps the impl's module: docs/numpy-coverage.md names the family by it
     def wrapped(*bufs, **params):
-        low = [b.dtype for b in bufs if getattr(b, "dtype", None) in ML_FLOATS]
-        if not low:
-            return impl(*bufs, **params)
-        if any(d in STORAGE_ONLY_FLOATS for d in low):
-            raise TypeError(f"{impl.__name__.strip('_')}: {low[0]} arrays hold values only (storage and "
-                            "casts); cast them to float32 (or bfloat16) to compute")
-        target = np.result_type(*[b.dtype for b in bufs if hasattr(b, "dtype") and is_float_dtype(b.dtype)])
-        wide = [b.astype(np.float32) if getattr(b, "dtype", None) in ML_FLOATS else b for b in bufs]
-        out = impl(*wide, **params)
-        if isinstance(out, (tuple, list)):
-            return type(out)(_round_back(o, target) for o in out)
-        return _round_back(out, target)
+        for b in bufs:
+            if getattr(b, "dtype", None) in ML_FLOATS:
+                return in_float32(impl, *bufs, **params)
+        return impl(*bufs, **params)
 
     return wrapped
 

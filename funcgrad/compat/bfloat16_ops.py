@@ -7,7 +7,7 @@ So the ops named in :data:`OPMATH`, given a bfloat16 tensor, run on float32 copi
 bfloat16 tensor arguments and round their float32 results back to bfloat16 (gradients flow
 through both casts, so they are bfloat16 too).  Elementwise primitives need none of this:
 ml_dtypes' numpy loops compute each element in float32 and round once already, and sums,
-matmuls and linalg accumulate in float32 (``backend.computes_in_float32``).
+matmuls and linalg accumulate in float32 (``backend.in_float32``).
 
 :func:`install` puts the wrappers at the ops' dispatch points (``FUNCS``, ``METHODS``,
 ``torch.nn.functional``) once, at import, before compat copies them onto ``torch`` and

@@ -89,10 +89,15 @@ _OP_MISSING = {
 
 
 def _limited_dtype_of(args, kwargs):
-    for a in args[:2] + tuple(kwargs.values()):
+    for a in args[:2]:
         d = getattr(getattr(a, "_value", None), "dtype", None)
         if d in LIMITED:
             return d
+    if kwargs:
+        for a in kwargs.values():
+            d = getattr(getattr(a, "_value", None), "dtype", None)
+            if d in LIMITED:
+                return d
     return None
 
 

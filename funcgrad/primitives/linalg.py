@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE, computes_in_float32, linalg_raises, namespace_of
+from ..backend import ML_FLOATS, XP_OF_TYPE, computes_in_float32, in_float32, linalg_raises, namespace_of
 from ..core import Primitive, ShapedArray, Zero
 from ._batching import ndim_of, stacked_rule, to_front
 from .complex import conj, imag, real
@@ -53,6 +53,8 @@ def _square_abstract(fname, out=lambda s: s):
 # --- matmul ---------------------------------------------------------------------
 
 def _matmul_impl(x, y):
+    if getattr(x, "dtype", None) in ML_FLOATS or getattr(y, "dtype", None) in ML_FLOATS:  # numpy's bfloat16 matmul returns float32
+        return in_float32(_matmul_impl, x, y)
     get = XP_OF_TYPE.get
     xp = get(type(x)) or get(type(y), np)
     return xp.matmul(x, y)
@@ -97,7 +99,7 @@ def _matmul_vjp_y(g, ans, x, y):
     return matmul(swap_last_two(x), g)
 
 
-matmul_p = Primitive("matmul", computes_in_float32(_matmul_impl), _matmul_abstract)
+matmul_p = Primitive("matmul", _matmul_impl, _matmul_abstract)
 matmul_p.defvjp(_matmul_vjp_x, _matmul_vjp_y, saves_out=False)
 matmul_p.defjvp(lambda t, ans, x, y: matmul(t, y), lambda t, ans, x, y: matmul(x, t))
 matmul = matmul_p.bind

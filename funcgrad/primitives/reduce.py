@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE, computes_in_float32
+from ..backend import ML_FLOATS, XP_OF_TYPE, in_float32
 from ..core import Primitive, ShapedArray
 from ._batching import reduction_rule, to_front
 from .shape import broadcast_to, reshape
@@ -21,6 +21,8 @@ def reduced_shape(shape, axes, keepdims):
 
 
 def _sum_impl(x, axes, keepdims):
+    if getattr(x, "dtype", None) in ML_FLOATS:  # bfloat16: accumulated in float32 (backend.in_float32)
+        return in_float32(_sum_impl, x, axes=axes, keepdims=keepdims)
     xp = XP_OF_TYPE.get(type(x), np)
     return xp.sum(x, axis=axes, keepdims=keepdims)
 
@@ -36,7 +38,7 @@ def _sum_vjp(g, ans, x, axes, keepdims):
     return broadcast_to(g, x.shape)
 
 
-reduce_sum_p = Primitive("reduce_sum", computes_in_float32(_sum_impl), _sum_abstract)
+reduce_sum_p = Primitive("reduce_sum", _sum_impl, _sum_abstract)
 reduce_sum_p.defvjp(_sum_vjp, unsaved_args=(0,), saves_out=False)
 reduce_sum_p.defjvp(lambda t, ans, x, axes, keepdims: reduce_sum(t, axes, keepdims))
 reduce_sum_p.batch = reduction_rule(reduce_sum_p)

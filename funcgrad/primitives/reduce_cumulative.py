@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE, computes_in_float32, kind_of
+from ..backend import ML_FLOATS, XP_OF_TYPE, in_float32, kind_of
 from ..core import Array, Primitive, ShapedArray
 from ._batching import axis_rule
 from .creation import full_like
@@ -66,6 +66,8 @@ def linear_recurrence(a, b, axis):
 # --- cumsum ----------------------------------------------------------------------
 
 def _cumsum_impl(x, axis, reverse):
+    if getattr(x, "dtype", None) in ML_FLOATS:  # bfloat16: accumulated in float32 (backend.in_float32)
+        return in_float32(_cumsum_impl, x, axis=axis, reverse=reverse)
     xp = _xp(x)
     if not reverse:
         return xp.cumsum(x, axis=axis)
@@ -83,7 +85,7 @@ def _cum_abstract(x, axis, reverse):
     return ShapedArray(x.shape, _accumulator_dtype(x.dtype))
 
 
-cumsum_p = Primitive("cumsum", computes_in_float32(_cumsum_impl), _cum_abstract)
+cumsum_p = Primitive("cumsum", _cumsum_impl, _cum_abstract)
 cumsum_p.defvjp(lambda g, ans, x, axis, reverse: cumsum(g, axis, not reverse),
                 unsaved_args=(0,), saves_out=False)
 cumsum_p.defjvp(lambda t, ans, x, axis, reverse: cumsum(t, axis, reverse))
@@ -100,6 +102,8 @@ def cumsum(x, axis, reverse=False):
 # --- cumprod ---------------------------------------------------------------------
 
 def _cumprod_impl(x, axis):
+    if getattr(x, "dtype", None) in ML_FLOATS:
+        return in_float32(_cumprod_impl, x, axis=axis)
     return _xp(x).cumprod(x, axis=axis)
 
 
@@ -124,7 +128,7 @@ def _cumprod_vjp(g, ans, x, axis):
     return _exclusive(ans, axis) * h
 
 
-cumprod_p = Primitive("cumprod", computes_in_float32(_cumprod_impl),
+cumprod_p = Primitive("cumprod", _cumprod_impl,
                       lambda x, axis: _cum_abstract(x, axis, False))
 cumprod_p.defvjp(_cumprod_vjp)
 cumprod_p.defjvp(_cumprod_jvp)
