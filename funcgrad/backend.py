@@ -94,6 +94,11 @@ class Backend:
         """Host data (numpy array, list, scalar) -> a new buffer on this backend."""
         if self.kind == "cpu":
             return np.array(obj, dtype=dtype, copy=True)
+        d = getattr(obj, "dtype", None) if dtype is None else np.dtype(dtype)
+        if d in ML_FLOATS:
+            raise NoDeviceImplementationError(
+                f"{d} arrays cannot move to a {self.kind} device: cupy has no {d} dtype (it is ml_dtypes', for "
+                "numpy); keep them on the cpu, or cast to float32 / float16 first")
         if self.kind == "cuda":
             with self.xp.cuda.Device(index):
                 return self.xp.array(obj, dtype=dtype)

@@ -13,7 +13,7 @@ import inspect
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import ML_FLOATS, XP_OF_TYPE, NoDeviceImplementationError, backend_of
 from ..core import Primitive, ShapedArray
 from ._batching import elementwise_rule, passthrough_rule
 from .complex import imag as _imag
@@ -396,8 +396,12 @@ def safe_mul(g, d):
 
 def _convert_impl(x, dtype):
     xp = XP_OF_TYPE.get(type(x), np)
-    if xp is np and not isinstance(x, (np.ndarray, np.generic)):
-        return np.asarray(x, dtype=dtype)
+    if xp is np:
+        if not isinstance(x, (np.ndarray, np.generic)):
+            return np.asarray(x, dtype=dtype)
+    elif np.dtype(dtype) in ML_FLOATS:
+        raise NoDeviceImplementationError(f"cannot cast to {np.dtype(dtype)} on the {backend_of(x).kind} device: "
+                                          "cupy has no such dtype (it is ml_dtypes', for numpy); cast on the cpu")
     return x.astype(dtype)
 
 

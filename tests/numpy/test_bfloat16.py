@@ -130,3 +130,13 @@ def test_float8_computes_nothing():
     with pytest.raises(TypeError, match="hold values only"):
         fnp.sum(x)
     assert f64(x.astype(np.float32)).tolist() == [1.0, 2.0]
+
+
+def test_bfloat16_cannot_move_to_a_cupy_like_device():
+    """cupy has no bfloat16: the strict stand-in refuses it, as a device limitation (docs/backends.md)."""
+    x = fnp.ones(2, fnp.bfloat16)
+    with pytest.raises(backend.NoDeviceImplementationError, match="cupy has no bfloat16"):
+        fg.device_put(x, "standin")
+    y = fg.device_put(fnp.ones(2, np.float32), "standin")
+    with pytest.raises(backend.NoDeviceImplementationError, match="cannot cast to bfloat16"):
+        y.astype(fnp.bfloat16)
