@@ -44,7 +44,7 @@ def _is_bf16(a):
 
 
 def _widen(a):
-    if _is_bf16(a):
+    if _is_bf16(a) or (type(a) in TENSOR_TYPES and a._value.dtype == np.float16):
         return cast(a, _F32)
     if type(a) in (list, tuple) and any(_is_bf16(x) for x in a):
         return type(a)(_widen(x) for x in a)
@@ -60,11 +60,24 @@ def _round(out):
     return out
 
 
+def _other_float(a):
+    """A float or complex tensor that is not bfloat16: the result is not bfloat16 then (promotion)."""
+    return type(a) in TENSOR_TYPES and a._value.dtype != BFLOAT16 and a._value.dtype.kind in "fc"
+
+
+# normalizations whose result has the input's dtype whatever the weights' (PyTorch's mixed-dtype norms)
+_FOLLOWS_INPUT = frozenset(("layer_norm", "group_norm", "batch_norm", "instance_norm", "rms_norm"))
+
+
 def opmath(fn, name=None):
-    """``fn`` computing in float32 when a tensor argument is bfloat16, its result rounded back to
-    bfloat16 (unless ``dtype=`` asks for another dtype)."""
+    """``fn`` computing in float32 when its float tensor arguments are bfloat16, its result rounded back
+    to bfloat16 (unless ``dtype=`` asks for another dtype); with a float32 or float64 tensor among them
+    PyTorch's promotion gives that dtype, and ``fn`` runs as it is."""
     def op(*args, **kwargs):
         if not (any(map(_is_bf16, args)) or any(map(_is_bf16, kwargs.values()))):
+            return fn(*args, **kwargs)
+        follows = name in _FOLLOWS_INPUT and args and _is_bf16(args[0])
+        if not follows and (any(map(_other_float, args)) or any(map(_other_float, kwargs.values()))):
             return fn(*args, **kwargs)
         out = fn(*map(_widen, args), **{k: _widen(v) for k, v in kwargs.items()})
         return out if kwargs.get("dtype") is not None else _round(out)

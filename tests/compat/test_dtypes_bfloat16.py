@@ -127,6 +127,14 @@ def test_composite_ops_round_once():
     assert x.softmax(1, dtype=torch.float32).dtype == torch.float32
 
 
+def test_composite_ops_with_other_float_dtypes_promote_as_pytorch():
+    x, y = torch.randn(3, 4).bfloat16(), torch.randn(3, 4)
+    assert F.mse_loss(x, y).dtype == torch.float32 and F.mse_loss(x, y.bfloat16()).dtype == torch.bfloat16
+    # normalizations keep the input's dtype whatever the weights' (a float32 LayerNorm on bfloat16 input)
+    assert torch.nn.LayerNorm(4)(x).dtype == torch.bfloat16
+    assert F.layer_norm(x, (4,), torch.ones(4), torch.zeros(4)).dtype == torch.bfloat16
+
+
 def test_autograd_gives_bfloat16_gradients():
     a = bf([0.3, -1.7, 2.5])
     w = torch.tensor(a, dtype=torch.bfloat16, requires_grad=True)
