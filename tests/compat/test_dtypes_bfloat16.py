@@ -166,6 +166,16 @@ def test_bfloat16_linear_layer_trains():
     assert lin.weight.dtype == torch.bfloat16 and loss.item() < first / 10
 
 
+def test_layers_in_bfloat16():
+    conv = torch.nn.Conv2d(1, 2, 3).bfloat16()
+    y = conv(torch.randn(1, 1, 5, 5).bfloat16())
+    y.sum().backward()
+    assert y.dtype == conv.weight.grad.dtype == torch.bfloat16
+    assert torch.nn.BatchNorm1d(3).bfloat16()(torch.randn(4, 3).bfloat16()).dtype == torch.bfloat16
+    assert torch.nn.Embedding(5, 3).bfloat16()(torch.tensor([1, 2])).dtype == torch.bfloat16
+    assert F.max_pool2d(torch.randn(1, 1, 4, 4).bfloat16(), 2).dtype == torch.bfloat16
+
+
 def test_creation_functions():
     assert torch.zeros(2, dtype=torch.bfloat16).dtype == torch.bfloat16
     np.testing.assert_array_equal(f64(torch.full((2,), 1.1, dtype=torch.bfloat16)), bf([1.1, 1.1]))
