@@ -140,3 +140,21 @@ def test_bfloat16_cannot_move_to_a_cupy_like_device():
     y = fg.device_put(fnp.ones(2, np.float32), "standin")
     with pytest.raises(backend.NoDeviceImplementationError, match="cannot cast to bfloat16"):
         y.astype(fnp.bfloat16)
+
+
+@pytest.mark.parametrize("f", [
+    lambda v: v * 2.0, lambda v: 2 * v, lambda v: v ** 2, lambda v: fnp.maximum(v, 0.0), lambda v: fnp.clip(v, 0, 1),
+    lambda v: fnp.where(v > 0, 1.0, v), lambda v: fnp.where(v > 0, v, 0), lambda v: fnp.linalg.norm(v),
+    lambda v: v @ v, lambda v: fnp.cumsum(v), lambda v: fnp.std(v), lambda v: fnp.prod(v), lambda v: fnp.var(v),
+    lambda v: fnp.arctan2(v, 1.0), lambda v: fnp.logaddexp(v, 0.0), lambda v: fnp.round(v, 1),
+    lambda v: fnp.sum(v, dtype=np.float32), lambda v: v.astype(np.float32) + v,
+])
+def test_shape_rules_match_impls_and_grad_runs(f):
+    """Every primitive's dtype rule agrees with what numpy computes on bfloat16 (numpy's where(c, 1.0,
+    bfloat16) alone would give float32), and reverse mode runs through it."""
+    from funcgrad.testing import check_shape_rules  # noqa: PLC0415
+
+    x = fnp.asarray([0.5, 1.5, -2.0], fnp.bfloat16)
+    check_shape_rules(f, x)
+    g = fg.grad(lambda v: fnp.sum(f(v)).astype(np.float32))(x)
+    assert g.dtype == BF
