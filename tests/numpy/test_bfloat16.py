@@ -134,7 +134,7 @@ def test_float8_computes_nothing():
 
 def test_bfloat16_cannot_move_to_a_cupy_like_device():
     """cupy has no bfloat16: the strict stand-in refuses it, as a device limitation (docs/backends.md)."""
-    x = fnp.ones(2, fnp.bfloat16)
+    x = fg.asarray(np.ones(2, BF), device="cpu")
     with pytest.raises(backend.NoDeviceImplementationError, match="cupy has no bfloat16"):
         fg.device_put(x, "standin")
     y = fg.device_put(fnp.ones(2, np.float32), "standin")
