@@ -297,7 +297,7 @@ def _to_buffer(obj, dtype=None, device=None):
     if isinstance(obj, (list, tuple)) and any(isinstance(o, Array) for o in obj):
         obj = [np.asarray(o) if isinstance(o, Array) else o for o in obj]
     host = np.array(obj, dtype=dtype, copy=True)
-    if host.dtype.kind in "OSUV":
+    if host.dtype.kind in "OSUV" and not backend.is_numeric_dtype(host.dtype):
         what = "non-numeric objects" if host.dtype == object else f"{host.dtype.name} data"
         raise TypeError(f"cannot make an Array from {type(obj).__name__}: it holds {what} (funcgrad arrays hold numbers)")
     return be.from_host(host, index=dev.index) if be is not backend.NUMPY else host

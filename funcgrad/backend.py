@@ -10,8 +10,10 @@ data: they ask :func:`namespace_of` for the namespace of their inputs.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 
+import ml_dtypes
 import numpy as np
 
 from . import _standin
@@ -19,7 +21,7 @@ from . import _standin
 __all__ = [
     "Device", "Backend", "DeviceMismatchError", "devices", "get_device", "namespace_of",
     "backend_of", "device_of", "default_device", "set_default_device", "to_numpy",
-    "put_buffer", "is_float_dtype", "canonical_dtype", "linalg_raises", "NoDeviceImplementationError",
+    "put_buffer", "is_float_dtype", "is_real_float_dtype", "kind_of", "compute_dtype", "computes_in_float32", "in_float32", "ML_FLOATS", "is_numeric_dtype", "canonical_dtype", "linalg_raises", "NoDeviceImplementationError",
 ]
 
 
@@ -92,6 +94,11 @@ class Backend:
         """Host data (numpy array, list, scalar) -> a new buffer on this backend."""
         if self.kind == "cpu":
             return np.array(obj, dtype=dtype, copy=True)
+        d = getattr(obj, "dtype", None) if dtype is None else np.dtype(dtype)
+        if d in ML_FLOATS:
+            raise NoDeviceImplementationError(
+                f"{d} arrays cannot move to a {self.kind} device: cupy has no {d} dtype (it is ml_dtypes', for "
+                "numpy); keep them on the cpu, or cast to float32 / float16 first")
         if self.kind == "cuda":
             with self.xp.cuda.Device(index):
                 return self.xp.array(obj, dtype=dtype)
@@ -297,10 +304,89 @@ def check_same_device(bufs, what: str):
 
 _FLOAT_KINDS = frozenset("fc")
 
+# ml_dtypes' floats (bfloat16, float8_*): numpy reports their kind as 'V' (user dtypes), so
+# every "is this floating?" question goes through kind_of / is_float_dtype, never dtype.kind.
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+FLOAT8_E4M3FN = np.dtype(ml_dtypes.float8_e4m3fn)
+FLOAT8_E5M2 = np.dtype(ml_dtypes.float8_e5m2)
+ML_FLOATS = frozenset((BFLOAT16, FLOAT8_E4M3FN, FLOAT8_E5M2))
+# the float8 types store values only: numpy's loops on them are too few to compute with
+STORAGE_ONLY_FLOATS = frozenset((FLOAT8_E4M3FN, FLOAT8_E5M2))
+
+
+def kind_of(dtype) -> str:
+    """``np.dtype(dtype).kind``, except 'f' for ml_dtypes' floats (bfloat16, float8)."""
+    k = getattr(dtype, "kind", None)
+    if type(k) is not str:  # a scalar type (np.float32), a name or a Python type
+        k = np.dtype(dtype).kind
+    return "f" if k == "V" and np.dtype(dtype) in ML_FLOATS else k
+
 
 def is_float_dtype(dtype) -> bool:
-    """Inexact (floating or complex) dtypes are the differentiable ones."""
-    return np.dtype(dtype).kind in _FLOAT_KINDS
+    """Inexact (floating or complex) dtypes are the differentiable ones; bfloat16 is one."""
+    d = np.dtype(dtype)
+    return d.kind in _FLOAT_KINDS or d in ML_FLOATS
+
+
+def is_real_float_dtype(dtype) -> bool:
+    """Real floating dtypes: float16/32/64 and ml_dtypes' bfloat16 / float8."""
+    d = np.dtype(dtype)
+    return d.kind == "f" or d in ML_FLOATS
+
+
+def is_numeric_dtype(dtype) -> bool:
+    """Numbers (bool, int, float, complex, ml_dtypes' floats); not objects, strings, void or dates."""
+    d = np.dtype(dtype)
+    return d.kind in "biufc" or d in ML_FLOATS
+
+
+def in_float32(impl, *bufs, **params):
+    """``impl(*bufs, **params)`` with ml_dtypes float buffers (bfloat16) converted to float32 and float32
+    results rounded back to the buffers' promoted dtype.
+
+    For the primitives numpy has no good bfloat16 loop for: matmul (numpy returns float32), sums and
+    products (numpy accumulates in bfloat16: a sum of 1000 ones is 256), linalg.  PyTorch accumulates
+    bfloat16 in float32 too.  Impls call it after testing ``x.dtype in ML_FLOATS`` (one set lookup on
+    their fast path); :func:`computes_in_float32` wraps a whole impl instead.
+    """
+    low = [b.dtype for b in bufs if getattr(b, "dtype", None) in ML_FLOATS]
+    if any(d in STORAGE_ONLY_FLOATS for d in low):
+        name = getattr(impl, "__name__", "impl").strip("_").removesuffix("_impl")
+        raise TypeError(f"{name}: {low[0]} arrays hold values only (storage and casts); cast them to float32 "
+                        "(or bfloat16) to compute")
+    target = np.result_type(*[b.dtype for b in bufs if hasattr(b, "dtype") and is_float_dtype(b.dtype)])
+    wide = [b.astype(np.float32) if getattr(b, "dtype", None) in ML_FLOATS else b for b in bufs]
+    out = impl(*wide, **params)
+    if isinstance(out, (tuple, list)):
+        return type(out)(_round_back(o, target) for o in out)
+    return _round_back(out, target)
+
+
+def computes_in_float32(impl):
+    """``impl`` made to compute ml_dtypes float arguments with :func:`in_float32` (for impls whose own
+    cost dwarfs the extra call: linalg, einsum)."""
+    @functools.wraps(impl)  # keeps the impl's module: docs/numpy-coverage.md names the family by it
+    def wrapped(*bufs, **params):
+        for b in bufs:
+            if getattr(b, "dtype", None) in ML_FLOATS:
+                return in_float32(impl, *bufs, **params)
+        return impl(*bufs, **params)
+
+    return wrapped
+
+
+def _round_back(out, target):
+    dt = getattr(out, "dtype", None)
+    if dt is not None and dt == np.float32 and target in ML_FLOATS:
+        return out.astype(target)
+    return out
+
+
+def compute_dtype(dtype):
+    """The dtype numpy computes an ml_dtypes float in (float32: its loops for bfloat16 are slow
+    or missing, and sums in bfloat16 lose everything past 256); other dtypes compute as themselves."""
+    d = np.dtype(dtype)
+    return np.dtype(np.float32) if d in ML_FLOATS else d
 
 
 def canonical_dtype(dtype):

@@ -239,7 +239,7 @@ class Primitive:
         self.vjp_residuals = split
 
         def vjp_all(g, ans, *args, **params):
-            traced = tuple(np.dtype(getattr(a, "dtype", None) or np.result_type(a)).kind in "fc" for a in args)
+            traced = tuple(backend.is_float_dtype(getattr(a, "dtype", None) or np.result_type(a)) for a in args)
             fwd_params, n_out, bwd = split(args, traced, params)
             return bwd(g, ans, *self.bind(*args, **fwd_params)[n_out:])
 

@@ -28,6 +28,7 @@ from .device import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import (  # noqa: F401
     bfloat16, bool, cdouble, cfloat, complex64, complex128, double, dtype, float, float16, float32, float64,
     get_default_dtype, half, int, int8, int16, int32, int64, long, short, uint8, promote_types, can_cast,
+    uint16, uint32, uint64, float8_e4m3fn, float8_e5m2,
 )
 from .grad_mode import (  # noqa: F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,

@@ -16,6 +16,8 @@ import operator
 
 import numpy as np
 
+from ..backend import kind_of
+
 # C type names PyTorch prints in "expected m1 and m2 to have the same dtype, but got: float != double"
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
             "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
@@ -251,5 +253,5 @@ def conv_padding(padding, stride):
 
 def integral(dtype, fname):
     """An integer or bool dtype (bitwise ops): a float or complex one is PyTorch's NotImplementedError."""
-    if np.dtype(dtype).kind in "fc":
+    if kind_of(np.dtype(dtype)) in "fc":  # bfloat16 and float8 count as floats
         raise NotImplementedError(f"\"{fname}_cpu\" not implemented for '{scalar_name(np.dtype(dtype))}'")

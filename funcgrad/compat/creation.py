@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from .. import backend
 from . import dtypes
 from .device import default_for, device as _device, to_device
@@ -107,7 +108,7 @@ def _host_data(data, exact=False):
     host = np.array(data)
     if host.dtype == object:
         raise TypeError(f"Could not infer dtype of {type(data).__name__} (non-numeric data)")
-    if host.dtype.kind == "f" and host.dtype != np.float16:
+    if kind_of(host.dtype) == "f" and host.dtype != np.float16:
         if not isinstance(data, np.ndarray) and not exact:
             host = host.astype(dtypes.get_default_dtype().dtype)
     elif host.dtype.kind == "c" and not isinstance(data, np.ndarray) and not exact:
@@ -151,6 +152,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
                       "or sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
     host = _host_data(data, exact=dtype is not None)
+    if host.dtype == np.float64 and dtype is not None and dtypes.as_dtype(dtype) is dtypes.uint64 \
+            and not isinstance(data, np.ndarray):  # numpy infers float64 for ints past int64 mixed with others
+        host = np.array(data, dtype=np.uint64)
     buf = np.array(host, copy=True)
     if device is None and isinstance(data, Tensor):
         device = data.device
@@ -265,7 +269,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     if dtype is None:
         dtype = dtypes.get_default_dtype() if any(isinstance(v, float) for v in vals) else dtypes.int64
     npd = _dt(dtype)
-    buf = np.arange(*vals, dtype=np.float64 if npd.kind == "f" else None).astype(npd)
+    buf = np.arange(*vals, dtype=np.float64 if kind_of(npd) == "f" else None).astype(npd)
     return _finish(buf, None, device, requires_grad)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from . import dtypes
 from .creation import _finish, as_tensor, from_numpy
 from .tensor import Tensor, wrap
@@ -19,7 +20,7 @@ def _window(name, fn, window_length, periodic, dtype, device, requires_grad):
     if not isinstance(window_length, int) or isinstance(window_length, bool) or window_length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
     d = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
-    if d.dtype.kind != "f":
+    if kind_of(d.dtype) != "f":
         raise RuntimeError(f"{name} expects floating point dtypes, got: {d}")
     n = window_length
     if n <= 1:

@@ -8,13 +8,16 @@ core's derivative rules, applied to Tensors under ``create_graph``, read
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from ..array import ArrayTracer
+from ..backend import kind_of
 
 __all__ = [
     "dtype", "float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long",
-    "int32", "int", "int16", "short", "int8", "uint8", "bool", "complex64", "cfloat", "complex128",
+    "int32", "int", "int16", "short", "int8", "uint8", "uint16", "uint32", "uint64", "float8_e4m3fn",
+    "float8_e5m2", "bool", "complex64", "cfloat", "complex128",
     "cdouble", "get_default_dtype", "set_default_dtype", "result_type", "promote_types",
     "can_cast", "is_floating_point", "is_complex",
 ]
@@ -41,7 +44,7 @@ class dtype:  # noqa: N801  (PyTorch's name)
 
     @property
     def is_floating_point(self):
-        return self.dtype.kind == "f"
+        return kind_of(self.dtype) == "f"
 
     @property
     def is_complex(self):
@@ -49,14 +52,14 @@ class dtype:  # noqa: N801  (PyTorch's name)
 
     @property
     def is_signed(self):
-        return self.dtype.kind in "ifc"
+        return kind_of(self.dtype) in "ifc"
 
     @property
     def itemsize(self):
         return self.dtype.itemsize
 
-    # numpy-dtype attributes the core reads
-    kind = property(lambda self: self.dtype.kind)
+    # numpy-dtype attributes the core reads ('f' for bfloat16 and float8, which numpy calls 'V')
+    kind = property(lambda self: kind_of(self.dtype))
     char = property(lambda self: self.dtype.char)
     type = property(lambda self: self.dtype.type)
 
@@ -95,12 +98,23 @@ uint8 = dtype("uint8", np.uint8, "ByteTensor")
 bool = dtype("bool", np.bool_, "BoolTensor")  # noqa: A001
 complex64 = cfloat = dtype("complex64", np.complex64, "ComplexFloatTensor")
 complex128 = cdouble = dtype("complex128", np.complex128, "ComplexDoubleTensor")
-bfloat16 = float32  # numpy has no bfloat16: computed in float32 (docs/compat.md)
+# bfloat16 and float8 are ml_dtypes' numpy dtypes (as JAX's); bfloat16 computes (in float32 where numpy
+# has no bfloat16 loop, rounded back), the float8 types only store values and cast (docs/compat.md)
+bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, "BFloat16Tensor")
+float8_e4m3fn = dtype("float8_e4m3fn", ml_dtypes.float8_e4m3fn, "Float8_e4m3fnTensor")
+float8_e5m2 = dtype("float8_e5m2", ml_dtypes.float8_e5m2, "Float8_e5m2Tensor")
+# PyTorch's "limited" unsigned dtypes: creation, casts, storage; few operators (dtypes_limited.py)
+uint16 = dtype("uint16", np.uint16, "UInt16Tensor")
+uint32 = dtype("uint32", np.uint32, "UInt32Tensor")
+uint64 = dtype("uint64", np.uint64, "UInt64Tensor")
+_LIMITED_UNSIGNED = frozenset((uint16.dtype, uint32.dtype, uint64.dtype))
+_FLOAT8 = frozenset((float8_e4m3fn.dtype, float8_e5m2.dtype))
 
 _BY_NAME = {d.name: d for d in dtype._BY_NP.values()}
 _BY_NAME.update(float=float32, double=float64, half=float16, long=int64, int=int32, short=int16,
                 cfloat=complex64, cdouble=complex128)
-_BY_LEGACY = {d.legacy: d for d in dtype._BY_NP.values()}
+_BY_LEGACY = {d.legacy: d for d in dtype._BY_NP.values() if d.dtype not in _LIMITED_UNSIGNED
+              and d is not float8_e4m3fn and d is not float8_e5m2}  # PyTorch has no legacy type for these
 
 _DEFAULT = [float32]
 
@@ -111,7 +125,7 @@ def get_default_dtype():
 
 def set_default_dtype(d):
     d = as_dtype(d)
-    if d.dtype.kind != "f":
+    if kind_of(d.dtype) != "f":
         raise TypeError(f"only floating-point types are supported as the default type, got {d}")
     _DEFAULT[0] = d
 
@@ -147,12 +161,13 @@ def from_numpy_dtype(npd):
     except KeyError:
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{np.dtype(npd).name}. The only supported types are: "
-            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool."
+            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, "
+            "uint16, uint8, and bool."
         ) from None
 
 
 def is_floating_point(t):
-    return t.dtype.dtype.kind == "f"
+    return kind_of(t.dtype.dtype) == "f"
 
 
 def is_complex(t):
@@ -164,13 +179,25 @@ _CAT = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
 def np_promote(a, b):
     """PyTorch's promote_types on numpy dtypes: int with float gives the float type (numpy would widen)."""
-    ka, kb = _CAT[a.kind], _CAT[b.kind]
+    if a is b or a == b:
+        return a
+    ka, kb = _CAT[kind_of(a)], _CAT[kind_of(b)]
+    if a in _FLOAT8 or b in _FLOAT8:
+        raise RuntimeError("Promotion for Float8 Types is not supported, attempted to promote "
+                           f"{_BY_NP_NAME(a)} and {_BY_NP_NAME(b)}")
+    if ka <= 1 and kb <= 1 and (a in _LIMITED_UNSIGNED or b in _LIMITED_UNSIGNED):
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+                           f"{_BY_NP_NAME(a)} and {_BY_NP_NAME(b)}")
     if ka != kb and max(ka, kb) >= 2:
         hi, lo = (a, b) if ka > kb else (b, a)
-        if hi.kind == "c" and lo.kind == "f":
+        if hi.kind == "c" and kind_of(lo) == "f":
             return np.promote_types(hi, lo)
         return hi
     return np.promote_types(a, b)
+
+
+def _BY_NP_NAME(npd):  # noqa: N802  (PyTorch's ScalarType name: UInt32, Long, ...)
+    return dtype._BY_NP[npd].legacy_name
 
 
 def promote_types(a, b):
@@ -193,7 +220,7 @@ def _combine(higher, lower):
         return lower
     if lower is None:
         return higher
-    hk, lk = _CAT[higher.kind], _CAT[lower.kind]
+    hk, lk = _CAT[kind_of(higher)], _CAT[kind_of(lower)]
     if hk == 3:
         return higher
     if lk == 3:
@@ -227,7 +254,7 @@ def result_np(*operands):
                 zero = nd if zero is None else np_promote(zero, nd)
         else:
             nd = _scalar_np(o)
-            if wrapped is None or _CAT[nd.kind] > _CAT[wrapped.kind]:
+            if wrapped is None or _CAT[kind_of(nd)] > _CAT[kind_of(wrapped)]:
                 wrapped = nd
     return _combine(dim, _combine(zero, wrapped))
 
@@ -238,4 +265,4 @@ def result_type(*operands):
 
 def can_cast(from_, to):
     f, t = as_dtype(from_).dtype, as_dtype(to).dtype
-    return _CAT[f.kind] <= _CAT[t.kind]
+    return _CAT[kind_of(f)] <= _CAT[kind_of(t)]

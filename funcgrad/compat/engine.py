@@ -16,6 +16,7 @@ import re
 
 import numpy as np
 
+from ..backend import is_float_dtype
 from ..core import Array, Zero
 from ..primitives.elementwise import add
 from ..transforms.reverse import CallRule, apply_vjp_rules
@@ -338,7 +339,7 @@ def _seed(t, g, create_graph):
     if g is None:
         if t._value.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        if t._value.dtype.kind not in "fc":
+        if not is_float_dtype(t._value.dtype):
             raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
         buf = xp_of(t._value).ones_like(t._value)  # on the output's device
         return wrap(buf) if create_graph else _arr(buf)

@@ -23,6 +23,7 @@ import threading
 
 import optree
 
+from ..backend import kind_of
 from . import creation
 from .grad_mode import STATE
 from .graph import _SEQ
@@ -57,7 +58,7 @@ def _fresh(x):
     """A new differentiable handle on x: an alias node if x requires grad, else a new leaf."""
     if not isinstance(x, Tensor):
         raise TypeError(f"torch.func: expected the differentiated arguments to be Tensors, got {type(x).__name__}")
-    if x._value.dtype.kind not in "fc":
+    if kind_of(x._value.dtype) not in "fc":
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
     if x.requires_grad:
         return x.view_as(x)

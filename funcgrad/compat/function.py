@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from ..core import Array
 from .device import like, xp_of
 from .grad_mode import STATE
@@ -215,7 +216,7 @@ class Function(metaclass=_FunctionMeta):
             node.shape, node.dtype = node.out_metas[0]
             node.outs = [_Aval(*m) for m in node.out_metas] if len(res) > 1 else None
             for k, o in enumerate(res):
-                if isinstance(o, Tensor) and id(o) not in ctx._non_diff and o._value.dtype.kind in "fc":
+                if isinstance(o, Tensor) and id(o) not in ctx._non_diff and kind_of(o._value.dtype) in "fc":
                     if (o.grad_fn is None and not o._req) or any(o is d for d in ctx._dirty):
                         o.grad_fn = node
                         o._output_nr = k

@@ -21,6 +21,7 @@ from ..backend import XP_OF_TYPE
 from ..core import ALL_ARGS, Array, Trace
 from ..core import _impl_error as _core_impl_error
 from ..transforms.reverse import CallRule
+from .dtypes_limited import LIMITED, check as _check_limited
 from .grad_mode import STATE
 from .tensor import Tensor, TENSOR_TYPES, wrap
 
@@ -229,6 +230,8 @@ class _CompatTrace(Trace):
         elif n != 2 or type(a) not in TENSOR_TYPES or type(args[1]) not in _PY_SCALARS or prim.multiple_results:
             return _record(self, prim, args, params)
         v = a._value
+        if v.dtype in LIMITED:  # uint16/32/64, float8: PyTorch's error where it has no kernel
+            _check_limited(prim, (v,))
         try:
             if n == 1:
                 out = (prim.fast.get(type(v)) or prim.impl)(v, **params)
@@ -255,7 +258,8 @@ class _CompatTrace(Trace):
             e = (p0, 0)
         else:
             return r
-        if not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or out.dtype.kind not in "fc":
+        if not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or \
+                (out.dtype.kind not in "fc" and out.dtype not in backend.ML_FLOATS):
             return r
         node = _new(Node)  # (_new_node inline, and no saved tensors to look for: _set_output)
         node.seq = next(_SEQ)
@@ -314,6 +318,10 @@ def _record(trace, prim, args, params):
         else:
             vals.append(a._value if type(a) is Array else a)
             edges.append(None)
+    for v in vals:
+        if getattr(v, "dtype", None) in LIMITED:
+            _check_limited(prim, vals)
+            break
     if req and prim.vjp_residuals is not None and STATE.enabled:
         return _record_residuals(prim, vals, params, edges)
     v0 = vals[0]
@@ -326,7 +334,7 @@ def _record(trace, prim, args, params):
         outs = [_own(o, vals) for o in out]
         res = [wrap(o) for o in outs]
         if not req or not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or \
-                all(o.dtype.kind not in "fc" for o in outs):
+                not any(backend.is_float_dtype(o.dtype) for o in outs):
             return tuple(res)
         return _record_multi(prim, args, params, edges, outs, res)
     view_of = None
@@ -339,7 +347,7 @@ def _record(trace, prim, args, params):
     if view_of is not None:
         link_view(r, view_of)
     if not req or not STATE.enabled or not (prim.differentiable or prim.zero_derivative) or \
-            out.dtype.kind not in "fc":
+            (out.dtype.kind not in "fc" and out.dtype not in backend.ML_FLOATS):
         return r
     node = _new_node(prim, params, edges, _saved_args(prim, args, edges))
     _finish_node(node, prim, out, r)
@@ -460,7 +468,7 @@ def _record_residuals(prim, vals, params, edges):
     """A primitive with a residual-saving vjp (a torch.compile'd module's graph): its forward part runs,
     and the grad_fn keeps the residuals it returns (internal values, not the user's tensors: nothing to
     version-check), as AOTAutograd's compiled forward does."""
-    edges = [e if e is not None and np.dtype(v.dtype).kind in "fc" else None for e, v in zip(edges, vals)]
+    edges = [e if e is not None and backend.is_float_dtype(v.dtype) else None for e, v in zip(edges, vals)]
     if all(e is None for e in edges):
         fwd_params, n_out = params, None
     else:
@@ -473,7 +481,7 @@ def _record_residuals(prim, vals, params, edges):
         return tuple(wrap(_own(o, vals)) for o in out)
     outs = [_own(o, vals) for o in out[:n_out]]
     res = [wrap(o) for o in outs]
-    if all(o.dtype.kind not in "fc" for o in outs):
+    if not any(backend.is_float_dtype(o.dtype) for o in outs):
         return tuple(res)
     rule = CallRule(prim.name, bwd, residuals=True)
     node = _new_node(rule, {}, edges, [_arr(r) for r in out[n_out:]])

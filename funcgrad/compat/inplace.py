@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from ..primitives.index import _Slot, scatter_set_p
 from ..primitives.shape import reshape_p
 from . import dtypes
@@ -50,8 +51,8 @@ def write(x, new):
     """Store ``new``'s values into x's storage (PyTorch's cast and shape rules), bump the version."""
     nv = new._value if isinstance(new, Tensor) else like(new, x._value)
     xd = x._value.dtype
-    if _CAT[nv.dtype.kind] > _CAT[xd.kind]:
-        raise RuntimeError(f"result type {_LEGACY_NAME[nv.dtype.kind]} can't be cast to the desired output type "
+    if _CAT[kind_of(nv.dtype)] > _CAT[kind_of(xd)]:
+        raise RuntimeError(f"result type {_LEGACY_NAME[kind_of(nv.dtype)]} can't be cast to the desired output type "
                            f"{dtypes.dtype._BY_NP[xd].legacy_name}")
     if nv.shape != x._value.shape:
         try:

@@ -13,6 +13,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..backend import kind_of
 from .. import numpy as fnp
 from ..primitives import linalg as _lp
 from ..scipy import linalg as _sl
@@ -50,7 +51,7 @@ def _linalg(name, grad_name=None):
     def deco(fn):
         @functools.wraps(fn)
         def f(A, *args, **kwargs):
-            if isinstance(A, Tensor) and A._value.dtype.kind not in "fc":
+            if isinstance(A, Tensor) and kind_of(A._value.dtype) not in "fc":
                 raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as input. "
                                    f"Got {A.dtype.legacy_name}")
             if isinstance(A, Tensor) and (A.dim() < 2):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from .. import numpy as _fnp
 from ._dispatch import FUNCS, op
 from .tensor import Tensor
@@ -63,7 +64,7 @@ def view_as_real(input):
 @op("complex", method=False)
 def complex(real, imag):  # noqa: A001
     """real + i*imag for float tensors of the same dtype (complex64 from float32, complex128 from float64)."""
-    if real._value.dtype.kind != "f" or imag._value.dtype.kind != "f":
+    if kind_of(real._value.dtype) != "f" or kind_of(imag._value.dtype) != "f":
         raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got {real.dtype.name.title()}"
                            f" and {imag.dtype.name.title()}")
     if real._value.dtype != imag._value.dtype:

@@ -81,7 +81,7 @@ def cuda(self, device=None, non_blocking=False, memory_format=None):
 for _name, _dt in (("float", dtypes.float32), ("double", dtypes.float64), ("half", dtypes.float16),
                    ("long", dtypes.int64), ("int", dtypes.int32), ("short", dtypes.int16),
                    ("char", dtypes.int8), ("byte", dtypes.uint8), ("bool", dtypes.bool),
-                   ("bfloat16", dtypes.float32), ("cfloat", dtypes.complex64), ("cdouble", dtypes.complex128)):
+                   ("bfloat16", dtypes.bfloat16), ("cfloat", dtypes.complex64), ("cdouble", dtypes.complex128)):
     METHODS[_name] = (lambda d: lambda self, memory_format=None: _convert(self, d))(_dt)
 
 

@@ -5,12 +5,26 @@ from __future__ import annotations
 import numpy as np
 
 from .. import scipy as _fg_scipy  # noqa: F401  (registers the special-function primitives)
+from ..backend import kind_of
 from ..core import REGISTRY, Array, bind
 from ..primitives import elementwise as ew
-from . import _validate as check, dtypes
-from .dtypes import buf_of
-from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote, tensor_arg, write_out
+from . import _validate as check
+from . import dtypes
+from ._dispatch import (
+    FUNCS,
+    METHODS,
+    apply,
+    as_t,
+    cast,
+    float_input,
+    name_grad,
+    op,
+    promote,
+    tensor_arg,
+    write_out,
+)
 from .device import check_same, like, xp_of
+from .dtypes import buf_of
 from .tensor import Tensor, wrap
 
 _new = object.__new__
@@ -23,7 +37,8 @@ _CMP = {n: ew.__dict__[n] for n in ("less", "less_equal", "greater", "greater_eq
 
 
 def _binary(prim, name, floats=False):
-    """PyTorch's binary op: a fast path for same-dtype tensors and float scalars."""
+    """PyTorch's binary op: a fast path for same-dtype tensors and float scalars (numpy kind 'f': bfloat16,
+    kind 'V' in numpy, takes the general path)."""
     def f(input, other, *, out=None):
         ti, to = type(input), type(other)
         if ti is Tensor:

@@ -9,16 +9,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from ..core import Array, Tracer
-from ..primitives.index import _Slot, getitem_p, parse_index, scatter_add_p, scatter_set_p
-from . import _validate as check, dtypes
+from ..primitives.index import (
+    _Slot,
+    getitem_p,
+    parse_index,
+    scatter_add_p,
+    scatter_set_p,
+)
+from . import _validate as check
+from . import dtypes
 from ._dispatch import METHODS, apply, as_t, cast, method, name_grad, op
 from .device import like, xp_of
 from .grad_mode import STATE
 from .graph import OpError
 from .inplace import _check_leaf, _check_writable, inplace
 from .tensor import Tensor, _dim, wrap
-
 
 _VALUE_TYPES = (Tensor, Array, Tracer, int, float, complex, np.generic)  # what x[i] = v assigns
 
@@ -42,7 +49,7 @@ def _norm_index(idx, buf):
         if isinstance(it, slice) and it.step is not None and int(it.step) <= 0:
             raise ValueError("step must be greater than zero")
         if isinstance(it, Tensor):
-            if it._value.dtype.kind == "f":
+            if kind_of(it._value.dtype) == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             if it._value.dtype == np.uint8:
                 it = wrap(it._value.astype(bool))
@@ -110,7 +117,7 @@ def setitem(self, idx, value):
         if STATE.enabled:
             _check_leaf_view(self)
         v = value._value if isinstance(value, Tensor) else value
-        if isinstance(value, Tensor) and dtypes._CAT[value._value.dtype.kind] > dtypes._CAT[self._value.dtype.kind]:
+        if isinstance(value, Tensor) and dtypes._CAT[kind_of(value._value.dtype)] > dtypes._CAT[kind_of(self._value.dtype)]:
             v = v.astype(self._value.dtype)
         try:
             self._value[_np_index(idx)] = v

@@ -12,9 +12,11 @@ from __future__ import annotations
 import math
 from collections import namedtuple
 
+import ml_dtypes
 import numpy as np
 
 from .. import numpy as fnp
+from ..backend import kind_of
 from ..scipy import special as ss
 from . import dtypes
 from ._dispatch import FUNCS, METHODS, as_t, cast, float_input, name_grad, op, promote
@@ -34,16 +36,16 @@ class finfo:  # noqa: N801  (PyTorch's name)
 
     def __init__(self, type=None):  # noqa: A002
         npd = _info_dtype(type)
-        if npd.kind not in "fc":
+        if kind_of(npd) not in "fc":
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
-        info = np.finfo(npd)
+        info = ml_dtypes.finfo(npd)  # numpy's finfo, extended to bfloat16 and float8
         self.bits = int(info.bits)
         self.eps = float(info.eps)
         self.max = float(info.max)
         self.min = float(info.min)
         self.tiny = self.smallest_normal = float(info.smallest_normal)
-        self.resolution = float(10.0 ** -int(info.precision))
+        self.resolution = float(10.0 ** -math.floor(-math.log10(float(info.eps))))  # 1 for float8, as PyTorch's
         self.dtype = str(info.dtype)
 
     def __repr__(self):
@@ -76,7 +78,7 @@ def _kind_name(npd):
 
 
 def _float_only(x, name):
-    if x._value.dtype.kind not in "fc":
+    if kind_of(x._value.dtype) not in "fc":
         raise RuntimeError(f"{name}(): expected input to have floating point or complex dtype but got "
                            f"{_kind_name(x._value.dtype)}")
 
@@ -96,7 +98,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     dim, keepdim = _scalar_dim(x, dim, keepdim)
     if dtype is not None:
         x = cast(x, dtypes.as_dtype(dtype).dtype)
-    if x._value.dtype.kind in "fc":
+    if kind_of(x._value.dtype) in "fc":
         x = FUNCS["where"](FUNCS["isnan"](x), 0, x)
     return name_grad(FUNCS["sum"](x, dim, keepdim), "NansumBackward0")
 
@@ -126,7 +128,7 @@ def sgn(input):
         return wrap(x._value.copy())
     if x._value.dtype.kind != "c":
         s = FUNCS["sign"](x)
-        return FUNCS["where"](FUNCS["isnan"](s), 0, s) if x._value.dtype.kind == "f" else s  # sgn(nan) = 0
+        return FUNCS["where"](FUNCS["isnan"](s), 0, s) if kind_of(x._value.dtype) == "f" else s  # sgn(nan) = 0
     a = FUNCS["abs"](x)
     zero = FUNCS["eq"](a, 0)
     return name_grad(FUNCS["where"](zero, 0, FUNCS["div"](x, FUNCS["where"](zero, 1.0, a))), "SgnBackward0")
@@ -190,9 +192,9 @@ def _real_only(name, fn):
     return g
 
 
-isneginf = _bool_fn("isneginf", _real_only("isneginf", lambda xp, v: xp.isneginf(v) if v.dtype.kind == "f"
+isneginf = _bool_fn("isneginf", _real_only("isneginf", lambda xp, v: xp.isneginf(v) if kind_of(v.dtype) == "f"
                                            else xp.zeros(v.shape, bool)))
-isposinf = _bool_fn("isposinf", _real_only("isposinf", lambda xp, v: xp.isposinf(v) if v.dtype.kind == "f"
+isposinf = _bool_fn("isposinf", _real_only("isposinf", lambda xp, v: xp.isposinf(v) if kind_of(v.dtype) == "f"
                                            else xp.zeros(v.shape, bool)))
 isreal = _bool_fn("isreal", lambda xp, v: v.imag == 0 if v.dtype.kind == "c" else xp.ones(v.shape, bool))
 signbit = _bool_fn("signbit", _real_only("signbit", lambda xp, v: xp.signbit(v) if v.dtype.kind != "b"
@@ -324,7 +326,7 @@ _frexp_t = type("frexp", (_frexp_t,), {"__slots__": (), "__repr__": _rt_repr})
 @op("frexp")
 def frexp(input):
     x = as_t(input)
-    if x._value.dtype.kind != "f":
+    if kind_of(x._value.dtype) != "f":
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
     _, ex = xp_of(x._value).frexp(x._value)
     ex = ex.astype(np.int32)
@@ -336,7 +338,7 @@ def frexp(input):
 @op("renorm")
 def renorm(input, p, dim, maxnorm):
     x = as_t(input)
-    if x._value.dtype.kind not in "fc":
+    if kind_of(x._value.dtype) not in "fc":
         raise RuntimeError(f"renorm: expected a floating point or complex tensor as input, got {x.dtype}")
     if p <= 0:
         raise RuntimeError(f"renorm: non-positive-norm not supported, got p={p}")

@@ -6,6 +6,7 @@ rules) with PyTorch's dtype rules applied first.
 
 from __future__ import annotations
 
+from ..backend import kind_of
 from .. import numpy as fnp
 from ._dispatch import FUNCS, as_t, float_input, name_grad, op, promote
 from .device import xp_of
@@ -124,7 +125,7 @@ def histogramdd(input, bins=10, *, range=None, weight=None, density=False, out=N
     if _HISTDD is None:
         _HISTDD = namedtuple("histogramdd", ["hist", "bin_edges"])
     x = input.detach().cpu().numpy()
-    if x.dtype.kind != "f":
+    if kind_of(x.dtype) != "f":
         raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
                            f"input {input.dtype}")
     d = x.shape[-1]

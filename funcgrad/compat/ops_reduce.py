@@ -13,14 +13,26 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..backend import to_numpy
+from ..backend import kind_of, to_numpy
 from ..core import REGISTRY
 from ..primitives import reduce as rd
 from ..primitives.index import getitem_p, parse_index
-from . import _validate as check, dtypes
-from .dtypes import buf_of
-from ._dispatch import apply, as_t, cast, float_input, name_grad, norm_dim, op, tensor_arg
+from . import _validate as check
+from . import dtypes
+from ._dispatch import (
+    apply,
+    as_t,
+    cast,
+    float_input,
+    name_grad,
+    norm_dim,
+    op,
+    tensor_arg,
+)
 from .device import like, xp_of
+from .dtypes import buf_of
+from .dtypes_limited import LIMITED
+from .dtypes_limited import check as check_limited
 from .tensor import Tensor, _dim, wrap
 
 _values_indices = {}
@@ -68,10 +80,10 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None):
     x = input
     if dtype is not None:
         x = cast(x, dtypes.as_dtype(dtype).dtype)
-    if buf_of(x).dtype.kind not in "fc":
+    if kind_of(buf_of(x).dtype) not in "fc":
         raise RuntimeError(
             f"mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
-            f"dtype. Got: {x.dtype.name.title()}")
+            f"dtype. Got: {dtypes.as_dtype(x.dtype).legacy_name}")
     axes = _axes(dim, buf_of(x).ndim)
     n = int(np.prod([buf_of(x).shape[a] for a in axes], dtype=np.int64)) if buf_of(x).ndim else 1
     s = apply(rd.reduce_sum_p, x, axes=axes, keepdims=bool(keepdim))
@@ -131,7 +143,7 @@ def _extreme(kind):
 
         def pick(buf, d):
             xp = xp_of(buf)
-            nanpos = xp.isnan(buf).any(axis=d, keepdims=True) if buf.dtype.kind == "f" else None
+            nanpos = xp.isnan(buf).any(axis=d, keepdims=True) if kind_of(buf.dtype) == "f" else None
             i = xp.expand_dims((xp.argmax if kind == "max" else xp.argmin)(buf, axis=d), d)
             if nanpos is not None and bool(nanpos.any()):
                 i = xp.where(nanpos, xp.expand_dims(xp.argmax(xp.isnan(buf), axis=d), d), i)
@@ -160,6 +172,8 @@ op("amin")(lambda input, dim=(), keepdim=False: _amax_amin("amin", input, dim, k
 def _arg_extreme(name):
     def f(input, dim=None, keepdim=False):
         buf = input._value
+        if buf.dtype in LIMITED:  # uint16/32/64, float8: PyTorch has no kernel
+            check_limited(name, (buf,))
         xp = xp_of(buf)
         fn = getattr(xp, name)
         if dim is None:
@@ -309,8 +323,10 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 @op("norm")
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    from .ops_elementwise import abs as _abs, pow as _pow, sqrt  # noqa: PLC0415, F401
     from ._dispatch import FUNCS  # noqa: PLC0415
+    from .ops_elementwise import abs as _abs  # noqa: PLC0415, F401
+    from .ops_elementwise import pow as _pow
+    from .ops_elementwise import sqrt
 
     x = float_input(input)
     if p in ("fro", 2, 2.0, None):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from ..primitives.index import getitem_p, parse_index, scatter_add_p, scatter_max_p, scatter_min_p, \
     scatter_multiply_p, scatter_set_p
 from . import dtypes
@@ -35,8 +36,8 @@ def _identity(reduce, npd):
         return 0
     if reduce == "prod":
         return 1
-    big = np.inf if npd.kind == "f" else (np.iinfo(npd).max if npd.kind in "iu" else True)
-    small = -np.inf if npd.kind == "f" else (np.iinfo(npd).min if npd.kind in "iu" else False)
+    big = np.inf if kind_of(npd) == "f" else (np.iinfo(npd).max if npd.kind in "iu" else True)
+    small = -np.inf if kind_of(npd) == "f" else (np.iinfo(npd).min if npd.kind in "iu" else False)
     return small if reduce == "amax" else big
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from ._dispatch import FUNCS, METHODS, as_t, cast, float_input, name_grad, op
 from .device import like, xp_of
 from .ops_reduce import _take, _vi, amax_, amin_
@@ -151,7 +152,7 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
 def logcumsumexp(input, dim):
     """log(cumsum(exp(x))) along ``dim`` without overflow or underflow: a log-depth scan of logaddexp."""
     x = input
-    if x._value.dtype.kind not in "fc":
+    if kind_of(x._value.dtype) not in "fc":
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{x.dtype.legacy_name}\'')
     if x._value.ndim == 0:
         return x.clone()
@@ -180,7 +181,7 @@ def _cumext(name):
         ufunc = xp.maximum if name == "cummax" else xp.minimum
         run = ufunc.accumulate(buf, axis=d)
         pos = xp.arange(buf.shape[d]).reshape((-1,) + (1,) * (buf.ndim - d - 1))
-        if buf.dtype.kind in "fc":
+        if kind_of(buf.dtype) in "fc":
             hit = xp.isnan(buf) | ((buf == run) & ~xp.isnan(run))
         else:
             hit = buf == run
@@ -293,7 +294,7 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     from .creation import _rng  # noqa: PLC0415
 
     buf = input._value
-    if buf.dtype.kind not in "fc":
+    if kind_of(buf.dtype) not in "fc":
         raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for \'{input.dtype.legacy_name}\'')
     prob = buf if p is None else p
     if p is None:
@@ -316,7 +317,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     from .inplace import inplace  # noqa: PLC0415
 
     if isinstance(p, Tensor):
-        prob = cast(p, self._value.dtype) if self._value.dtype.kind in "fc" else p
+        prob = cast(p, self._value.dtype) if kind_of(self._value.dtype) in "fc" else p
         probs = prob.expand(*self.shape) if tuple(prob.shape) != tuple(self.shape) else prob
         new = bernoulli(float_input(probs.detach()), generator=generator)
     else:
@@ -350,7 +351,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
     if p < 0:
         raise RuntimeError(f"cdist only supports non-negative p values, got {p}")
-    if x1._value.dtype.kind not in "fc" or x2._value.dtype.kind not in "fc":
+    if kind_of(x1._value.dtype) not in "fc" or kind_of(x2._value.dtype) not in "fc":
         raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: {x1.dtype}")
     d = FUNCS["sub"](x1.unsqueeze(-2), x2.unsqueeze(-3))
     return name_grad(_pdist(d, p), "CdistBackward0")

@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from ..backend import kind_of
 from . import dtypes
 from ._dispatch import FUNCS, ints, name_grad, op
 from .device import like, xp_of
@@ -317,7 +318,7 @@ def matrix_exp(input):
     if input._value.ndim < 2 or input.shape[-1] != input.shape[-2]:
         raise RuntimeError(f"linalg.matrix_exp: A must be batches of square matrices, but they are "
                            f"{input.shape[-2] if input._value.ndim >= 2 else 0} by {input.shape[-1] if input._value.ndim else 0} matrices")
-    if input._value.dtype.kind not in "fc":
+    if kind_of(input._value.dtype) not in "fc":
         raise RuntimeError(f"linalg.matrix_exp: Expected a floating point or complex tensor as input. Got {input.dtype}"
                            .replace("torch.", ""))
     if input._value.ndim == 2:
@@ -334,7 +335,7 @@ def pdist(input, p=2):
     """Distances between each pair of rows of an (N, M) tensor: the upper triangle of cdist, row by row."""
     if input._value.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input._value.ndim}D")
-    if input._value.dtype.kind != "f":
+    if kind_of(input._value.dtype) != "f":
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
@@ -353,7 +354,7 @@ def poisson(input, generator=None):
     from .creation import _rng  # noqa: PLC0415
 
     buf = input._value
-    if buf.dtype.kind != "f":
+    if kind_of(buf.dtype) != "f":
         raise NotImplementedError(f'"poisson_cpu" not implemented for \'{input.dtype.legacy_name}\'')
     host = np.asarray(input.detach().cpu()._value)
     if host.size and bool(((host < 0) | np.isnan(host)).any()):
@@ -378,7 +379,7 @@ def lu(A, pivot=True, get_infos=False, out=None):
     nd = A._value.ndim
     if nd < 2:
         raise RuntimeError("linalg.lu_factor: The input tensor A must have at least 2 dimensions.")
-    if A._value.dtype.kind not in "fc":
+    if kind_of(A._value.dtype) not in "fc":
         raise RuntimeError(f"linalg.lu_factor: Expected a floating point or complex tensor as input. Got {A.dtype}"
                            .replace("torch.", ""))
     m, n = A.shape[-2], A.shape[-1]

@@ -11,6 +11,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..backend import kind_of
 from . import dtypes
 from ._dispatch import FUNCS, as_t, cast, name_grad, op
 from .device import like, xp_of
@@ -185,7 +186,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
     """Counts (or weighted sums / densities) of ``input`` in ``bins``: not differentiable, as PyTorch."""
     x = as_t(input)
     npd = x._value.dtype
-    if npd.kind != "f":
+    if kind_of(npd) != "f":
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{_kind_name(npd)}'")
     v = x._value
     xp = xp_of(v)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from .. import backend
 from .creation import _finish, _rng
 
@@ -17,7 +18,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     w = backend.to_numpy(input.detach()._value)
     if w.ndim not in (1, 2):
         raise RuntimeError(f"prob_dist must be 1 or 2 dim, got a {w.ndim}-d tensor of shape {tuple(w.shape)}")
-    if w.dtype.kind != "f":
+    if kind_of(w.dtype) != "f":
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: {input.dtype}")
     n = int(num_samples)
     if n <= 0:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _standin, backend
+from ..backend import is_float_dtype, kind_of
 from ..core import Tracer
 from . import _validate, dtypes
 
@@ -135,7 +136,7 @@ class Tensor(Tracer):
         return bool(self._value.flags.c_contiguous)
 
     def is_floating_point(self):
-        return self._value.dtype.kind == "f"
+        return kind_of(self._value.dtype) == "f"
 
     def is_complex(self):
         return self._value.dtype.kind == "c"
@@ -171,7 +172,7 @@ class Tensor(Tracer):
                 msg += (" If you want to use a computed variable in a subgraph that doesn't require "
                         "differentiation use var_no_grad = var.detach().")
             raise RuntimeError(msg)
-        if requires_grad and self._value.dtype.kind not in "fc":
+        if requires_grad and not is_float_dtype(self._value.dtype):
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._req = bool(requires_grad)
         return self

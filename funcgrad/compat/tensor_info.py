@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from ..backend import kind_of
 from ._dispatch import FUNCS, METHODS, ints, method, op
 from .tensor import Tensor, _dim
 
@@ -28,7 +29,7 @@ METHODS["is_sparse_csr"] = False
 
 @op("is_signed")
 def is_signed(input):
-    return input._value.dtype.kind in "ifc"
+    return kind_of(input._value.dtype) in "ifc"
 
 
 @op("is_conj")

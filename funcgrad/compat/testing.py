@@ -15,6 +15,7 @@ import numbers
 
 import numpy as np
 
+from ..backend import kind_of
 from .. import backend
 from . import dtypes
 from .creation import _finish, _rng
@@ -235,7 +236,7 @@ def make_tensor(*shape, dtype, device=None, low=None, high=None, requires_grad=F
     dt = dtypes.as_dtype(dtype)
     npd = dt.dtype
     rng = _rng(None)
-    if requires_grad and npd.kind not in "fc":
+    if requires_grad and kind_of(npd) not in "fc":
         raise ValueError(f"make_tensor: requires_grad=True is not supported for dtype {dt}")
     if low is not None and high is not None and low > high:
         raise ValueError(f"make_tensor: low must be less than or equal to high, got low={low} and high={high}")
@@ -251,7 +252,7 @@ def make_tensor(*shape, dtype, device=None, low=None, high=None, requires_grad=F
     else:
         lo = -9.0 if low is None else float(low)
         hi = 9.0 if high is None else float(high)
-        real = npd if npd.kind == "f" else np.finfo(npd).dtype
+        real = npd if kind_of(npd) == "f" else np.finfo(npd).dtype
         draw = lambda: rng.uniform(lo, hi, size=shape) if hi > lo else np.full(shape, lo)  # noqa: E731
         buf = draw().astype(real)
         if npd.kind == "c":

@@ -6,6 +6,7 @@ transformations see through it.  Names, signatures and dtype promotion follow
 numpy (float64 by default; float32 stays float32).
 """
 
+import ml_dtypes as _ml_dtypes
 import numpy as _np
 
 from ..core import Array
@@ -40,7 +41,11 @@ int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
 uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
 float16, float32, float64 = _np.float16, _np.float32, _np.float64
 complex64, complex128 = _np.complex64, _np.complex128
+# bfloat16 and float8 are ml_dtypes' numpy scalar types, as jax.numpy's (docs/numpy.md)
+bfloat16 = _ml_dtypes.bfloat16
+float8_e4m3fn, float8_e5m2 = _ml_dtypes.float8_e4m3fn, _ml_dtypes.float8_e5m2
 dtype = _np.dtype
-finfo, iinfo = _np.finfo, _np.iinfo
+finfo = _ml_dtypes.finfo  # numpy's finfo, extended to bfloat16 and float8
+iinfo = _np.iinfo
 result_type, promote_types, can_cast = _np.result_type, _np.promote_types, _np.can_cast
 pi, e, inf, nan, newaxis = _np.pi, _np.e, _np.inf, _np.nan, None

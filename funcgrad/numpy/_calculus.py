@@ -14,6 +14,7 @@ import numpy as np
 
 from ..primitives import scipy_signal as _sig
 from ..primitives.index import getitem
+from ..backend import kind_of
 from ._complex import conj
 from ._elementwise import absolute, astype, where
 from ._math import clip, remainder
@@ -32,7 +33,7 @@ def _slice(a, axis, start=None, stop=None, step=None):
 
 
 def _inexact(a):
-    return a if dtype_of(a).kind in "fc" else astype(a, np.float64)
+    return a if kind_of(dtype_of(a)) in "fc" else astype(a, np.float64)
 
 
 def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
@@ -310,7 +311,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             raise RuntimeError(f"incompatible numbers of samples and {name}")
         if name == "fweights" and dtype_of(wt).kind not in "iub":
             raise TypeError("fweights must be integer")
-        w = astype(wt, X.dtype if dtype_of(X).kind == "f" else np.float64) if w is None else w * wt
+        w = astype(wt, X.dtype if kind_of(dtype_of(X)) == "f" else np.float64) if w is None else w * wt
     if w is None:
         avg = _sum(X, axis=1) / n
         fact = n - ddof

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..primitives import elementwise as _ew
 from ..transforms.api import stop_gradient
+from ..backend import kind_of
 from ._util import dtype_of, no_out, operand
 from ._validate import python_int
 
@@ -110,6 +111,6 @@ def astype(x, dtype, /, *, copy=True):
     dtype = np.dtype(dtype)
     if dtype_of(x) == dtype:
         return x
-    if dtype.kind not in "fc":
+    if kind_of(dtype) not in "fc":
         x = stop_gradient(x)
     return _ew.convert(x, dtype)

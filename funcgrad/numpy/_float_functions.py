@@ -14,6 +14,7 @@ import numpy as np
 
 from ..primitives import bits as _bits
 from ..primitives import special_bessel as _sb
+from ..backend import kind_of
 from ._complex import imag, real
 from ._elementwise import _binary, _unary, absolute, astype, isinf, isnan, logical_and, where
 from ._math import copysign, signbit, trunc
@@ -68,7 +69,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     -inf -> ``neginf``; complex parts separately; integers unchanged."""
     x = as_array(x)
     dt = dtype_of(x)
-    if dt.kind not in "fc":
+    if kind_of(dt) not in "fc":
         return x
     if dt.kind == "c":
         return _nan_to_num_real(real(x), nan, posinf, neginf) + 1j * _nan_to_num_real(imag(x), nan, posinf, neginf)

@@ -11,6 +11,7 @@ import operator
 import numpy as np
 
 from ..primitives import linalg_decomp as _dp
+from ..backend import kind_of
 from ._elementwise import abs as _abs
 from ._elementwise import astype, equal, not_equal, power, sqrt, where
 from ._reductions import max as _max
@@ -89,7 +90,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     The gradient of a 2-norm (and of a p-norm, p > 1) at 0 is 0, a subgradient, not NaN.
     """
     x = as_array(x)
-    if np.dtype(x.dtype).kind not in "fc":
+    if kind_of(x.dtype) not in "fc":
         x = astype(x, np.float64)
     nd = x.ndim
     if axis is None:

@@ -7,6 +7,7 @@ import numpy as np
 from ..primitives import elementwise as _ew
 from ..primitives.reduce_stats import reduce_all
 from ..transforms.api import stop_gradient
+from ..backend import kind_of
 from ._util import as_array
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv"]
@@ -21,7 +22,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     themselves; NaNs equal each other with equal_nan)."""
     a, b = _value(a), _value(b)
     dt = np.result_type(a.dtype, b.dtype, np.float16)
-    if dt.kind not in "fc":
+    if kind_of(dt) not in "fc":
         dt = np.dtype(np.float64)
     x, y = _ew.convert(a, dt), _ew.convert(b, dt)
     finite = _ew.logical_and(_ew.isfinite(x), _ew.isfinite(y))
@@ -45,7 +46,7 @@ def array_equal(a1, a2, equal_nan=False):
     if tuple(a1.shape) != tuple(a2.shape):
         return False
     eq = _ew.equal(a1, a2)
-    if equal_nan and np.result_type(a1.dtype, a2.dtype).kind in "fc":
+    if equal_nan and kind_of(np.result_type(a1.dtype, a2.dtype)) in "fc":
         eq = _ew.logical_or(eq, _ew.logical_and(_ew.isnan(a1), _ew.isnan(a2)))
     return reduce_all(eq, tuple(range(eq.ndim)))
 

@@ -9,6 +9,7 @@ import numpy as np
 from ..primitives import elementwise as _ew
 from ..primitives import reduce_stats as _rs
 from ..primitives.reduce import reduce_sum
+from ..backend import kind_of
 from ._elementwise import astype
 from ._reductions import max as _max
 from ._reductions import min as _min
@@ -149,7 +150,7 @@ def _check_nonzero(scale):
 
 def _nan_fill(a, fill):
     a = as_array(a)
-    if np.dtype(a.dtype).kind not in "fc":
+    if kind_of(a.dtype) not in "fc":
         return a
     return _ew.where(_ew.isnan(a), fill, a)
 
@@ -168,7 +169,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """numpy.nanmean: the mean of the non-NaN values (nan where there are none)."""
     no_out(out, "nanmean")
     a = as_array(a)
-    if np.dtype(a.dtype).kind not in "fc":
+    if kind_of(a.dtype) not in "fc":
         from ._reductions import mean  # noqa: PLC0415
 
         return mean(a, axis, dtype, None, keepdims, where=where)
@@ -182,7 +183,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
 
 def _nan_extremum(name, fn, fill, a, axis, out, keepdims, initial, where):
     a = as_array(a)
-    if np.dtype(a.dtype).kind not in "fc":
+    if kind_of(a.dtype) not in "fc":
         kw = {} if initial is None else {"initial": initial}
         return fn(a, axis, out, keepdims, **kw) if where is None else fn(a, axis, out, keepdims, where=where, **kw)
     nan = _ew.isnan(a)

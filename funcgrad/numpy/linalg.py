@@ -20,6 +20,7 @@ from ..primitives import linalg as _lp
 from ..primitives import linalg_decomp as _dp
 from ..primitives import linalg_eig as _ep
 from ..core import ConcretizationTypeError
+from ..backend import kind_of
 from ._elementwise import astype, not_equal
 from ._linalg_norms import matrix_norm, norm, vector_norm
 from ._products import matmul
@@ -49,7 +50,7 @@ LstsqResult = namedtuple("LstsqResult", ["x", "residuals", "rank", "singular_val
 def _inexact(a, fname, square=False, min_ndim=2):
     """a as an Array of a float or complex dtype (ints and bools -> float64), shape checked."""
     a = as_array(a)
-    kind = np.dtype(a.dtype).kind
+    kind = kind_of(a.dtype)
     if kind not in "fc":
         a = astype(a, np.float64)
     if a.ndim < min_ndim:
@@ -78,7 +79,7 @@ def solve(a, b):
     """numpy.linalg.solve: b is a vector (..., M) only if 1-d, else (..., M, K); batches broadcast."""
     a = _inexact(a, "solve", square=True)
     b = as_array(b)
-    if np.dtype(b.dtype).kind not in "fc":
+    if kind_of(b.dtype) not in "fc":
         b = astype(b, np.result_type(a.dtype, np.float64))
     n = a.shape[-1]
     if b.ndim == 0:
@@ -175,7 +176,7 @@ def lstsq(a, b, rcond=None):
         raise LinAlgError(f"lstsq: {a.ndim}-dimensional array given (shape {tuple(a.shape)}). "
                           "Array must be two-dimensional")
     b = as_array(b)
-    if np.dtype(b.dtype).kind not in "fc":
+    if kind_of(b.dtype) not in "fc":
         b = astype(b, np.float64)
     m, n = a.shape
     if b.ndim not in (1, 2) or b.shape[0] != m:

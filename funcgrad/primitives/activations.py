@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import XP_OF_TYPE, kind_of
 from ..core import Primitive, ShapedArray
 from ._batching import passthrough_rule
 from .elementwise import defderiv, greater
@@ -22,7 +22,7 @@ def _relu_impl(x):
 
 
 def _relu_abstract(x):
-    if x.dtype.kind not in "fiu":
+    if kind_of(x.dtype) not in "fiu":
         raise TypeError(f"relu: expected a real numeric array, got dtype {x.dtype}")
     return ShapedArray(x.shape, x.dtype)
 

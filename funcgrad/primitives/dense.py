@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import ML_FLOATS, XP_OF_TYPE, in_float32
 from ..core import Primitive, ShapedArray
 from ._batching import at_front, batch_size, to_front
 from .linalg import matmul
@@ -21,6 +21,8 @@ from .shape import reshape, swap_last_two
 
 
 def _dense_impl(x, w, *b):
+    if x.dtype in ML_FLOATS or w.dtype in ML_FLOATS or (b and b[0].dtype in ML_FLOATS):
+        return in_float32(_dense_impl, x, w, *b)  # bfloat16: a float32 product, rounded once
     get = XP_OF_TYPE.get
     xp = get(type(x)) or get(type(w), np)
     out = xp.matmul(x, w.T)

@@ -13,7 +13,7 @@ import inspect
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import ML_FLOATS, XP_OF_TYPE, NoDeviceImplementationError, backend_of
 from ..core import Primitive, ShapedArray
 from ._batching import elementwise_rule, passthrough_rule
 from .complex import imag as _imag
@@ -340,13 +340,25 @@ def _where_impl(c, x, y):
     xp = get(type(c)) or get(type(x)) or get(type(y), np)
     if xp is not np and isinstance(c, (bool, int, float)):
         c = xp.asarray(c)  # cupy.where calls condition.astype
+    if getattr(x, "dtype", None) in ML_FLOATS or getattr(y, "dtype", None) in ML_FLOATS:
+        # numpy's where(c, 1.0, bfloat16 array) is float32: the shape rule's dtype wins
+        return xp.where(c, x, y).astype(_where_dtype(x, y), copy=False)
     return xp.where(c, x, y)
+
+
+def _where_dtype(x, y):
+    """numpy's result dtype of where's branches (avals or buffers); a weak Python number with a bfloat16
+    (ml_dtypes) branch keeps bfloat16 (complex64 for a complex number), as in ufuncs."""
+    dx, dy = getattr(x, "dtype", None), getattr(y, "dtype", None)
+    ml = dx if dx in ML_FLOATS else dy if dy in ML_FLOATS else None
+    if ml is not None and (dx is None or dy is None):
+        return np.dtype(np.complex64) if isinstance(x if dx is None else y, complex) else np.dtype(ml)
+    return np.result_type(*(_aval_dtype(a) for a in (x, y)))
 
 
 def _where_abstract(c, x, y):
     shapes = [a.shape for a in (c, x, y) if isinstance(a, ShapedArray)]
-    dtype = np.result_type(*(_aval_dtype(a) for a in (x, y)))
-    return ShapedArray(np.broadcast_shapes(*shapes), dtype)
+    return ShapedArray(np.broadcast_shapes(*shapes), _where_dtype(x, y))
 
 
 where_p = Primitive("where", _where_impl, _where_abstract)
@@ -396,8 +408,12 @@ def safe_mul(g, d):
 
 def _convert_impl(x, dtype):
     xp = XP_OF_TYPE.get(type(x), np)
-    if xp is np and not isinstance(x, (np.ndarray, np.generic)):
-        return np.asarray(x, dtype=dtype)
+    if xp is np:
+        if not isinstance(x, (np.ndarray, np.generic)):
+            return np.asarray(x, dtype=dtype)
+    elif np.dtype(dtype) in ML_FLOATS:
+        raise NoDeviceImplementationError(f"cannot cast to {np.dtype(dtype)} on the {backend_of(x).kind} device: "
+                                          "cupy has no such dtype (it is ml_dtypes', for numpy); cast on the cpu")
     return x.astype(dtype)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE, linalg_raises, namespace_of
+from ..backend import ML_FLOATS, XP_OF_TYPE, computes_in_float32, in_float32, linalg_raises, namespace_of
 from ..core import Primitive, ShapedArray, Zero
 from ._batching import ndim_of, stacked_rule, to_front
 from .complex import conj, imag, real
@@ -53,6 +53,8 @@ def _square_abstract(fname, out=lambda s: s):
 # --- matmul ---------------------------------------------------------------------
 
 def _matmul_impl(x, y):
+    if getattr(x, "dtype", None) in ML_FLOATS or getattr(y, "dtype", None) in ML_FLOATS:  # numpy's bfloat16 matmul returns float32
+        return in_float32(_matmul_impl, x, y)
     get = XP_OF_TYPE.get
     xp = get(type(x)) or get(type(y), np)
     return xp.matmul(x, y)
@@ -220,7 +222,7 @@ def _raising(fn):
             return fn(xp, *bufs)
 
     impl.__name__ = f"{fn.__name__}_impl"
-    return impl
+    return computes_in_float32(impl)
 
 
 @_raising

@@ -18,7 +18,7 @@ import itertools
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import XP_OF_TYPE, kind_of
 from ..core import Primitive, ShapedArray
 from ._batching import leading_axis_rule
 from .conv import _check, _unfold_impl, fold, unfold
@@ -49,7 +49,7 @@ def _max_pool_impl(x, kernel, stride, padding, dilation):
 
 
 def _max_pool_abstract(x, kernel, stride, padding, dilation):
-    if x.dtype.kind != "f":
+    if kind_of(x.dtype) != "f":
         raise TypeError(f"max_pool: expected a floating-point input, got {x.dtype}")
     out = _check(x.shape, kernel, stride, padding, dilation, "max_pool")
     return ShapedArray(tuple(x.shape[:2]) + out, x.dtype)
@@ -82,7 +82,7 @@ def _first_max_impl(x, kernel, stride, padding, dilation):
 
 
 def _first_max_abstract(x, kernel, stride, padding, dilation):
-    if x.dtype.kind != "f":
+    if kind_of(x.dtype) != "f":
         raise TypeError(f"window_first_max: expected a floating-point input, got {x.dtype}")
     out = _check(x.shape, kernel, stride, padding, dilation, "window_first_max")
     return ShapedArray(tuple(x.shape[:2]) + out + tuple(kernel), np.dtype(bool))

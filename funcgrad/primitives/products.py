@@ -21,7 +21,7 @@ import string
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import XP_OF_TYPE, computes_in_float32
 from ..core import Primitive, ShapedArray, Zero
 from .creation import full_like
 from .index import getitem
@@ -107,7 +107,7 @@ def _einsum_jvp(ts, ans, *ops, in_subs, out_sub):
     return out
 
 
-einsum_p = Primitive("einsum", _einsum_impl, _einsum_abstract)
+einsum_p = Primitive("einsum", computes_in_float32(_einsum_impl), _einsum_abstract)
 einsum_p.defvjp_joint(_einsum_vjp, saves_out=False)
 einsum_p.defjvp_joint(_einsum_jvp)
 

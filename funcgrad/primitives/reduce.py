@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import ML_FLOATS, XP_OF_TYPE, in_float32
 from ..core import Primitive, ShapedArray
 from ._batching import reduction_rule, to_front
 from .shape import broadcast_to, reshape
@@ -21,6 +21,8 @@ def reduced_shape(shape, axes, keepdims):
 
 
 def _sum_impl(x, axes, keepdims):
+    if getattr(x, "dtype", None) in ML_FLOATS:  # bfloat16: accumulated in float32 (backend.in_float32)
+        return in_float32(_sum_impl, x, axes=axes, keepdims=keepdims)
     xp = XP_OF_TYPE.get(type(x), np)
     return xp.sum(x, axis=axes, keepdims=keepdims)
 

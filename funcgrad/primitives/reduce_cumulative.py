@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import ML_FLOATS, XP_OF_TYPE, in_float32, kind_of
 from ..core import Array, Primitive, ShapedArray
 from ._batching import axis_rule
 from .creation import full_like
@@ -66,6 +66,8 @@ def linear_recurrence(a, b, axis):
 # --- cumsum ----------------------------------------------------------------------
 
 def _cumsum_impl(x, axis, reverse):
+    if getattr(x, "dtype", None) in ML_FLOATS:  # bfloat16: accumulated in float32 (backend.in_float32)
+        return in_float32(_cumsum_impl, x, axis=axis, reverse=reverse)
     xp = _xp(x)
     if not reverse:
         return xp.cumsum(x, axis=axis)
@@ -100,6 +102,8 @@ def cumsum(x, axis, reverse=False):
 # --- cumprod ---------------------------------------------------------------------
 
 def _cumprod_impl(x, axis):
+    if getattr(x, "dtype", None) in ML_FLOATS:
+        return in_float32(_cumprod_impl, x, axis=axis)
     return _xp(x).cumprod(x, axis=axis)
 
 
@@ -145,7 +149,7 @@ def has_no_zeros(x):
     Rules may then use the cheaper formulas that divide by x: nothing will
     differentiate them further, so their derivatives do not matter.
     """
-    if type(x) is not Array or x.dtype.kind != "f":
+    if type(x) is not Array or kind_of(x.dtype) != "f":
         return False
     v = x._value
     xp = _xp(v)

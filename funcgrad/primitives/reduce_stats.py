@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import ML_FLOATS, XP_OF_TYPE, in_float32
 from ..core import Primitive, ShapedArray
 from ._batching import reduction_rule
 from .complex import conj
@@ -61,8 +61,13 @@ def _others(ans, x, axes, keepdims):
     return transpose(out, inv) if perm != list(range(x.ndim)) else out
 
 
-reduce_prod_p = Primitive(
-    "reduce_prod", lambda x, axes, keepdims: _xp(x).prod(x, axis=axes, keepdims=keepdims), _prod_abstract)
+def _prod_impl(x, axes, keepdims):
+    if getattr(x, "dtype", None) in ML_FLOATS:  # bfloat16: accumulated in float32 (backend.in_float32)
+        return in_float32(_prod_impl, x, axes=axes, keepdims=keepdims)
+    return _xp(x).prod(x, axis=axes, keepdims=keepdims)
+
+
+reduce_prod_p = Primitive("reduce_prod", _prod_impl, _prod_abstract)
 reduce_prod_p.defvjp(lambda g, ans, x, axes, keepdims:
                      _keep(g, x.shape, axes, keepdims) * _others(ans, x, axes, keepdims))
 reduce_prod_p.defjvp(lambda t, ans, x, axes, keepdims:
@@ -100,11 +105,13 @@ def _std_weights(ans, x, axes, ddof, keepdims):
     return where(zero, 0.0, dev / where(zero, 1.0, s)) / max(n - ddof, 0)  # numpy: ddof >= n gives inf
 
 
-reduce_std_p = Primitive(
-    "reduce_std",
-    lambda x, axes, ddof, keepdims: _xp(x).std(x, axis=axes, ddof=ddof, keepdims=keepdims),
-    _std_abstract,
-)
+def _std_impl(x, axes, ddof, keepdims):
+    if getattr(x, "dtype", None) in ML_FLOATS:
+        return in_float32(_std_impl, x, axes=axes, ddof=ddof, keepdims=keepdims)
+    return _xp(x).std(x, axis=axes, ddof=ddof, keepdims=keepdims)
+
+
+reduce_std_p = Primitive("reduce_std", _std_impl, _std_abstract)
 reduce_std_p.defvjp(lambda g, ans, x, axes, ddof, keepdims:
                     _keep(g, x.shape, axes, keepdims) * _std_weights(ans, x, axes, ddof, keepdims))
 reduce_std_p.defjvp(lambda t, ans, x, axes, ddof, keepdims:

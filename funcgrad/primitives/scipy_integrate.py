@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import XP_OF_TYPE, kind_of
 from ..core import Primitive, ShapedArray, Zero, _wrap
 from .shape import concatenate, reshape
 
@@ -109,7 +109,7 @@ def _odeint_impl(y0, ts, *args, func, rtol, atol, mxstep):
     dt = np.result_type(y0.dtype, np.float32)
     shape = y0.shape
     targs = [_wrap(a) for a in args]
-    tdt = ts.dtype if ts.dtype.kind == "f" else np.dtype(np.float64)
+    tdt = ts.dtype if kind_of(ts.dtype) == "f" else np.dtype(np.float64)
 
     def f(y, t):
         r = func(_wrap(y.reshape(shape)), _wrap(xp.asarray(t, dtype=tdt)), *targs)

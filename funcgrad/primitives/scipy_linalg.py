@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import namespace_of
+from ..backend import kind_of, namespace_of
 from ..core import Primitive, ShapedArray
 from .linalg import T as _T
 from .linalg import eye_like, matmul, tri_like
@@ -43,7 +43,7 @@ def _linalg(xp):
 
 def _float_dtype(*avals):
     dt = np.result_type(*(a.dtype for a in avals))
-    return dt if dt.kind in "fc" else np.dtype(np.float64)
+    return dt if kind_of(dt) in "fc" else np.dtype(np.float64)
 
 
 # --- triangular solve -------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import namespace_of
+from ..backend import kind_of, namespace_of
 from ..core import Primitive, ShapedArray
 from .special import scipy_namespace
 
@@ -64,7 +64,7 @@ def _conv_impl(x, y, method):
             return out.astype(dt) if out.dtype != dt else out
     # device-generic (cupy.convolve is 1-d only, and cupyx.scipy.signal's method="auto"
     # refuses n-d inputs): FFTs or a sum over shifts, with the backend's own ops
-    fft = dt.kind in "fc" and (method == "fft" or (method == "auto" and min(x.size, y.size) > _DIRECT_MAX_SHIFTS))
+    fft = kind_of(dt) in "fc" and (method == "fft" or (method == "auto" and min(x.size, y.size) > _DIRECT_MAX_SHIFTS))
     return _fft(xp, x, y, dt) if fft else _direct(xp, x, y, dt)
 
 

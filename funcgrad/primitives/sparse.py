@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import namespace_of
+from ..backend import kind_of, namespace_of
 from ..core import Primitive, ShapedArray, Zero
 from ._batching import _iota, at_front, batch_size, moveaxis
 from .elementwise import add, multiply
@@ -51,7 +51,7 @@ def _coo_matmul_impl(data, rows, cols, dense, *, shape):
     xp = namespace_of(data, dense)
     dt = np.result_type(data.dtype, dense.dtype)
     # cupyx's sparse matrices hold only bool/float/complex values: integers compute in float64 there
-    work = dt if xp is np or dt.kind in "fc" else np.dtype(np.float64)
+    work = dt if xp is np or kind_of(dt) in "fc" else np.dtype(np.float64)
     m, k = shape
     if dense.shape[0] != k:
         raise ValueError(f"coo_matmul: a sparse matrix of shape {tuple(shape)} cannot multiply a dense "

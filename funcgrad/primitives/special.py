@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from .. import _standin
-from ..backend import NoDeviceImplementationError, namespace_of
+from ..backend import ML_FLOATS, NoDeviceImplementationError, namespace_of
 from ..core import Primitive, ShapedArray
 from ._batching import elementwise_rule
 from .elementwise import defderiv, exp
@@ -105,7 +105,8 @@ _WEAK = (bool, int, float)
 
 
 def special_dtype(*avals):
-    """float32 if every array input is float32, else float64 (Python scalars are weak)."""
+    """float32 if every array input is float32, bfloat16 if every one is bfloat16 (computed in float64 and
+    rounded), else float64 (Python scalars are weak)."""
     dts = []
     for a in avals:
         if isinstance(a, ShapedArray) or hasattr(a, "dtype"):
@@ -117,6 +118,8 @@ def special_dtype(*avals):
             raise TypeError(f"expected an array or a real number, got {type(a).__name__}")
     if dts and all(d == np.float32 for d in dts):
         return np.dtype(np.float32)
+    if dts and all(d == np.float32 or d in ML_FLOATS for d in dts):  # bfloat16 stays bfloat16 (JAX's rule)
+        return np.dtype(np.float32) if any(d == np.float32 for d in dts) else np.result_type(*dts)
     return np.dtype(np.float64)
 
 

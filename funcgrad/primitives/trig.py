@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import XP_OF_TYPE
+from ..backend import XP_OF_TYPE, kind_of
 from ..core import Primitive, ShapedArray
 from ._batching import passthrough_rule
 from .elementwise import _aval_dtype, absolute, cos, defderiv, safe_mul, sqrt, ufunc_primitive, where
@@ -110,7 +110,7 @@ def _sinc_deriv(ans, x):
 def _sinc_dtype(dt):
     """numpy.sinc's: inexact dtypes kept, any other float64 (cupy's sinc of bools is float16)."""
     dt = np.dtype(dt) if not isinstance(dt, type) else np.result_type(dt(0))
-    return dt if dt.kind in "fc" else np.dtype(np.float64)
+    return dt if kind_of(dt) in "fc" else np.dtype(np.float64)
 
 
 def _sinc_abstract(x):
@@ -119,7 +119,7 @@ def _sinc_abstract(x):
 
 def _sinc_impl(x):
     xp = XP_OF_TYPE.get(type(x), np)
-    if xp is not np and x.dtype.kind not in "fc":
+    if xp is not np and kind_of(x.dtype) not in "fc":
         x = x.astype(np.float64)
     return xp.sinc(x)
 

@@ -15,6 +15,7 @@ import numpy as np
 from ..core import Array, Tracer, Zero
 from ..primitives.creation import zeros_like
 from .reverse import CallRule, Node, VJPTrace, VJPTracer
+from ..backend import is_float_dtype
 
 __all__ = ["top_trace", "dispatch", "is_inexact", "zero_tangent", "record_vjp_call", "instantiate"]
 
@@ -46,7 +47,7 @@ def is_inexact(x):
     dt = getattr(x, "dtype", None)
     if dt is None:
         return isinstance(x, (float, complex))
-    return np.dtype(dt).kind in "fc"
+    return is_float_dtype(dt)
 
 
 def zero_tangent(x):

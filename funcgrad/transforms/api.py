@@ -18,6 +18,7 @@ from ..primitives._batching import passthrough_rule
 from ..primitives.creation import ones_like, zeros_like
 from .forward import JVPTrace, JVPTracer
 from .reverse import VJPTrace, VJPTracer, backward_pass
+from ..backend import kind_of
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient"]
 
@@ -65,7 +66,7 @@ def _to_diff_input(x, where, fname, holomorphic=False):
             v = asarray(x)
         except TypeError:
             raise TypeError(f"{fname}: {where} is a {type(x).__name__}, not an array or number") from None
-    kind = np.dtype(v.dtype).kind
+    kind = kind_of(v.dtype)
     if kind not in "fc":
         raise TypeError(
             f"{fname} requires floating-point or complex inputs, but {where} has integer or boolean "
@@ -191,7 +192,7 @@ def _scalar_output(out, trace, fname, holomorphic=False):
             f"{fname}: grad requires a scalar output, but the function returned shape {shape}. "
             "Reduce it (e.g. .sum()), or use vjp / jacrev for non-scalar outputs."
         )
-    kind = np.dtype(value.dtype).kind
+    kind = kind_of(value.dtype)
     if holomorphic and kind != "c":
         raise TypeError(
             f"{fname}: grad with holomorphic=True requires a complex output, but the function returned "

@@ -29,6 +29,7 @@ import numpy as np
 
 from . import fusion
 from .graph import Eqn, Var
+from ..backend import is_float_dtype
 
 __all__ = ["optimize", "generate"]
 
@@ -274,7 +275,7 @@ def _literal(value, like):
     """A Python number operand of a ufunc whose array operands and result all have dtype ``like``, as a 0-d
     array of that dtype: numpy applies it the same way (a weak scalar takes the array's dtype) and takes
     the 0-d array faster."""
-    if like is None or type(value) not in (int, float) or np.dtype(like).kind not in "fc":
+    if like is None or type(value) not in (int, float) or not is_float_dtype(like):
         return value
     return np.asarray(value, dtype=like)
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import tree
 from ..core import Array, Tracer, asarray
+from ..backend import kind_of
 from ..primitives.creation import full_like
 from ..primitives.index import getitem
 from ..primitives.shape import reshape
@@ -59,7 +60,7 @@ def _split_columns(flat, leaves, lead_shape, axis_first):
 def _check_dtypes(leaves, what, fname, holomorphic, allow_complex):
     """JAX's checks: holomorphic wants complex; otherwise real (or, where allowed, complex) floats."""
     for x in leaves:
-        kind = np.dtype(x.dtype).kind
+        kind = kind_of(x.dtype)
         if holomorphic:
             if kind != "c":
                 raise TypeError(f"{fname} with holomorphic=True requires complex {what}, got dtype {x.dtype}")

@@ -144,7 +144,7 @@ def _jit_jvp(ts, ans, *args, jitted):
     from .api import jvp  # noqa: PLC0415
 
     n = len(args)
-    mask = tuple(type(t) is not Zero and np.dtype(a.dtype).kind in "fc" for t, a in zip(ts, args))
+    mask = tuple(type(t) is not Zero and backend.is_float_dtype(a.dtype) for t, a in zip(ts, args))
 
     def build(fun):
         def tangent(*xs_and_ts):

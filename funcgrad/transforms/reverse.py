@@ -22,6 +22,7 @@ from ..core import ALL_ARGS, Array, ShapedArray, Trace, Zero, missing_rule
 from ..primitives.complex import real
 from ..primitives.elementwise import add, convert
 from ..primitives.reduce import sum_to_shape
+from ..backend import is_float_dtype
 
 
 class Node(AvalProps):
@@ -134,7 +135,7 @@ class VJPTrace(Trace):
     def _record_residuals(self, prim, primals, parents, params):
         """A primitive with a residual-saving vjp (``Primitive.defvjp_residuals``): its forward part runs
         now, and the tape keeps the residuals it returns, not the arguments."""
-        parents = [p if p is not None and np.dtype(p.dtype).kind in "fc" else None for p in parents]
+        parents = [p if p is not None and is_float_dtype(p.dtype) else None for p in parents]
         if all(p is None for p in parents):  # nothing to differentiate (integer tracers only)
             return prim.bind(*primals, **params)
         fwd_params, n_out, bwd = prim.vjp_residuals(primals, tuple(p is not None for p in parents), params)

@@ -7,6 +7,7 @@ import threading
 import types
 import warnings
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -169,13 +170,26 @@ def test_autocast_is_thread_local():
     assert seen == [torch.float32]
 
 
-def test_bfloat16_and_bad_arguments():
-    with pytest.raises(RuntimeError, match="bfloat16 is not supported by funcgrad.compat"):
-        torch.autocast("cpu")
-    with pytest.raises(RuntimeError, match="bfloat16"):
-        torch.autocast("cpu", dtype=torch.bfloat16)
-    with torch.autocast("cpu", dtype=torch.bfloat16, enabled=False):  # disabled: nothing to refuse
-        pass
+def test_cpu_autocast_defaults_to_bfloat16():
+    lin = torch.nn.Linear(4, 3)
+    x = torch.randn(2, 4)
+    with torch.autocast("cpu"):  # PyTorch's cpu default: bfloat16
+        assert torch.get_autocast_dtype("cpu") == torch.bfloat16
+        y = lin(x)
+        assert y.dtype == torch.bfloat16 and (x @ x.T).dtype == torch.bfloat16
+    # the product of the bfloat16-rounded operands, accumulated in float32 and rounded once
+    want = (x.numpy().astype(ml_dtypes.bfloat16).astype(np.float64)
+            @ lin.weight.detach().numpy().astype(ml_dtypes.bfloat16).astype(np.float64).T)
+    want = want.astype(np.float32) + lin.bias.detach().numpy().astype(ml_dtypes.bfloat16).astype(np.float32)
+    np.testing.assert_allclose(y.detach().float().numpy(), want.astype(ml_dtypes.bfloat16).astype(np.float32),
+                               rtol=2 ** -7)
+    y.float().sum().backward()
+    assert lin.weight.grad.dtype == torch.float32  # through the cast, to the float32 weight
+
+
+def test_bad_arguments():
+    with torch.autocast("cpu", dtype=torch.bfloat16, enabled=False):
+        assert not torch.is_autocast_enabled("cpu")
     with pytest.warns(UserWarning, match="target dtype is not supported"):
         a = torch.autocast("cpu", dtype=torch.float64)
     with a:

@@ -45,3 +45,26 @@ def test_missing_package_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_safetensors)
     with pytest.raises(ImportError, match="pip install safetensors"):
         torch.save({"w": torch.ones(2)}, tmp_path / "x.safetensors")
+
+
+def test_bfloat16_float8_and_unsigned_roundtrip(tmp_path):
+    """BF16 / F8 entries (Hugging Face checkpoints are bfloat16) load as ml_dtypes' dtypes, bits intact."""
+    d = {"b": torch.tensor([1.1, -2.2, 3e38], dtype=torch.bfloat16), "e4m3": torch.tensor([1.5, 400.0]).to(torch.float8_e4m3fn),
+         "e5m2": torch.tensor([-0.25]).to(torch.float8_e5m2), "u32": torch.tensor([2 ** 32 - 1], dtype=torch.uint32),
+         "scalar": torch.tensor(2.0)}
+    path = tmp_path / "m.safetensors"
+    torch.save(d, path)
+    assert b'"BF16"' in path.read_bytes()[:400]
+    back = torch.load(path)
+    for k, t in d.items():
+        assert back[k].dtype == t.dtype and back[k].shape == t.shape, k
+        np.testing.assert_array_equal(back[k].numpy().reshape(-1).view(np.uint8), t.numpy().reshape(-1).view(np.uint8))
+
+
+def test_truncated_bfloat16_data_is_a_clear_error(tmp_path):
+    path = tmp_path / "bad.safetensors"
+    torch.save({"b": torch.ones(4, dtype=torch.bfloat16)}, path)
+    raw = bytearray(path.read_bytes())
+    path.write_bytes(bytes(raw[:-3]))
+    with pytest.raises(RuntimeError, match="bad.safetensors"):
+        torch.load(path)

@@ -54,7 +54,8 @@ def test_crafted_file_is_loadable_when_well_formed(tmp_path):
     assert t.tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
-@pytest.mark.parametrize("dtype", ["|O", "<U2", "|S4", "|V8", "<M8", "O", "<f4,<i4", "float32", 7])
+@pytest.mark.parametrize("dtype", ["|O", "<U2", "|S4", "|V8", "|V2", "<V2", "<M8", "O", "<f4,<i4", "float32", 7,
+                                   "float8_e4m3fnuz", "BFLOAT16", "bfloat16 "])
 def test_non_numeric_storage_dtypes_are_refused(tmp_path, dtype):
     path = _file(tmp_path / "d.pth", _tensor_ops(dtype=dtype, shape=(2,), strides=(8,)),
                  storage=np.full(4, 0x41414141, np.int32))
@@ -62,6 +63,17 @@ def test_non_numeric_storage_dtypes_are_refused(tmp_path, dtype):
         torch.load(path)
     with pytest.raises(pickle.UnpicklingError, match="dtype"):
         torch.load(path, weights_only=False)  # the record check is not a weights_only feature
+
+
+@pytest.mark.parametrize("name, itemsize", [("bfloat16", 2), ("float8_e4m3fn", 1), ("float8_e5m2", 1)])
+def test_ml_dtypes_floats_load_by_name(tmp_path, name, itemsize):
+    """bfloat16 / float8 records name their dtype (their numpy strings are void's, which stay refused)."""
+    path = _file(tmp_path / "b.pth", _tensor_ops(dtype=name, shape=(3,), strides=(itemsize,)),
+                 storage=np.array([0x3F80, 0x4000, 0xC040, 0], np.uint16).view(np.uint8))
+    t = torch.load(path)
+    assert str(t.dtype) == f"torch.{name}" and t.shape == (3,)
+    if name == "bfloat16":
+        assert t.tolist() == [1.0, 2.0, -3.0]
 
 
 def test_object_dtype_file_does_not_crash_the_interpreter(tmp_path):

@@ -110,12 +110,11 @@ class autocast:
                 warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.", stacklevel=2)
                 self._enabled = False
                 return
-        if self.fast_dtype is dtypes.bfloat16:  # numpy has no bfloat16; compat's torch.bfloat16 is float32
+        if self.fast_dtype is dtypes.bfloat16 and device_type == "cuda":  # cupy has no bfloat16 dtype
             raise RuntimeError(
-                f"autocast(device_type={device_type!r}) to torch.bfloat16 is not supported by funcgrad.compat: "
-                "numpy has no bfloat16 (torch.bfloat16 is an alias of torch.float32 here); pass "
-                "dtype=torch.float16" + (" (the cpu default is bfloat16)" if dtype is None else ""))
-        if self.fast_dtype is not dtypes.float16:
+                "autocast(device_type='cuda') to torch.bfloat16 is not supported by funcgrad.compat: cupy has "
+                "no bfloat16 dtype; pass dtype=torch.float16 (or autocast on the cpu)")
+        if self.fast_dtype is not dtypes.float16 and self.fast_dtype is not dtypes.bfloat16:
             name = "CPU" if device_type == "cpu" else "CUDA"
             warnings.warn(f"In {name} autocast, but the target dtype is not supported. Disabling autocast.\n"
                           f"{name} Autocast only supports dtypes of {_SUPPORTED[device_type]} currently.",

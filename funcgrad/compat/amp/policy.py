@@ -22,6 +22,7 @@ import threading
 
 import numpy as np
 
+from ...backend import kind_of
 from .._dispatch import cast
 from ..grad_mode import STATE
 from ..tensor import TENSOR_TYPES, Tensor
@@ -66,7 +67,7 @@ def _device_type(t):
 
 def _cast_tensor(t, kind, active):
     npd = t._value.dtype
-    if npd.kind != "f" or npd == _F64:  # PyTorch leaves doubles and non-floating tensors alone
+    if kind_of(npd) != "f" or npd == _F64:  # PyTorch leaves doubles and non-floating tensors alone
         return t
     dev = _device_type(t)
     lowp = active.get(dev)

@@ -10,6 +10,7 @@ funcgrad's function.
 
 from __future__ import annotations
 
+from ...backend import kind_of
 from ...nn import functional as _F
 from .. import _validate as check
 from .._dispatch import tensor_arg
@@ -138,7 +139,7 @@ def _class_target_checks(fname, input, target, weight, ignore_index):
         raise RuntimeError(f"{fname}: weight tensor should be defined either for all {c} classes or no classes but "
                            f"got weight tensor of shape: {list(buf_of(weight).shape)}")
     t = buf_of(target)
-    if t.dtype.kind in "fc":
+    if kind_of(t.dtype) in "fc":
         return  # class probabilities (cross_entropy)
     if str(t.dtype) not in ("int64", "uint8"):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {check.scalar_name(t)}")

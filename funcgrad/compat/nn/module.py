@@ -331,6 +331,11 @@ class Module:
 
         return self._cast(float16)
 
+    def bfloat16(self):
+        from .. import bfloat16  # noqa: PLC0415
+
+        return self._cast(bfloat16)
+
     def type(self, dst_type):
         return self._apply(lambda t: t.type(dst_type))
 

@@ -12,6 +12,7 @@ import itertools
 
 import numpy as np
 
+from ...backend import kind_of
 from ... import backend
 from .. import creation as _c
 from .module import Module
@@ -31,7 +32,7 @@ def max_pool_indices(input, out, kernel_size, stride, padding, dilation, nd):
     s = _tuple(stride if stride not in (None, ()) else kernel_size, nd)
     p, d = _tuple(padding, nd), _tuple(dilation, nd)
     x = backend.to_numpy(input.detach()._value)
-    if not np.issubdtype(x.dtype, np.floating):
+    if not kind_of(x.dtype) == "f":
         x = x.astype(np.float64)
     lead = x.shape[:-nd]
     spatial = x.shape[-nd:]

@@ -30,6 +30,7 @@ import warnings
 import numpy as np
 
 from ... import backend
+from ...backend import kind_of
 from ..._atomic_file import atomic_write
 from ..tensor import Tensor, wrap
 from . import _records
@@ -100,7 +101,8 @@ class _Pickler(pickle.Pickler):
             return None
         key, offset, host = self._storage(self._host_view(obj._value), True)
         kind = "param" if obj._is_param else "tensor"
-        return (kind, key, host.dtype.str, tuple(host.shape), tuple(host.strides), offset, bool(obj.requires_grad),
+        dt = host.dtype.name if host.dtype in backend.ML_FLOATS else host.dtype.str  # '<V2' would be void
+        return (kind, key, dt, tuple(host.shape), tuple(host.strides), offset, bool(obj.requires_grad),
                 str(obj.device))
 
 
@@ -166,7 +168,7 @@ def _tensor(pid, container, map_location, cache):
         dev = _target_device(location, map_location)
         if dev != "cpu":
             t = _on_device(t, container, key, offset, dev, cache)
-    if req and not (dtype.kind in "fc"):
+    if req and not (kind_of(dtype) in "fc"):
         raise _records.CorruptFileError(f"a {dtype} tensor in this file is marked requires_grad; only floating "
                                      "point and complex tensors can require gradients")
     if kind == "param":

@@ -15,8 +15,9 @@ Because the raw bytes sit in the file as they are, ``load(..., mmap=True)`` maps
 bytes) are still read.
 
 Everything taken from a file is checked before numpy sees it: the dtype must be one of
-the numeric dtypes tensors have (bool, int, uint, float, complex: never object, string,
-void or structured, whose "values" would be pointers or arbitrary records), the shape
+the numeric dtypes tensors have (bool, int, uint, float, complex, and bfloat16/float8 named
+as such: never object, string, void or structured, whose "values" would be pointers or
+arbitrary records), the shape
 and strides integers, and the view inside its storage.
 """
 
@@ -28,12 +29,16 @@ import re
 
 import numpy as np
 
+from ...backend import ML_FLOATS
+
 __all__ = ["MAGIC", "MAGIC_V1", "Container", "CorruptFileError", "check_record", "read_container", "write_container"]
 
 MAGIC_V1 = b"FUNCGRAD-COMPAT-SAVE 1\n"
 MAGIC = b"FUNCGRAD-COMPAT-SAVE 2\n"
 _ALIGN = 64
 _DTYPE_STR = re.compile(r"[<>|=](b1|[iu][1248]|f[248]|c(8|16))")
+# ml_dtypes' floats are recorded by name: their numpy dtype strings ('<V2', '<V1') are void's
+ML_FLOAT_NAMES = {d.name: d for d in ML_FLOATS}
 _MAX_NDIM = 64
 
 
@@ -147,11 +152,14 @@ def check_record(pid, container):
     kind, key, dt, shape, strides, offset, req, location = pid
     if not _is_int(key) or key not in container:
         raise _corrupt(f"a tensor refers to the missing storage {key!r:.40}")
-    if not (isinstance(dt, str) and _DTYPE_STR.fullmatch(dt)):
+    if isinstance(dt, str) and dt in ML_FLOAT_NAMES:
+        dtype = ML_FLOAT_NAMES[dt]
+    elif isinstance(dt, str) and _DTYPE_STR.fullmatch(dt):
+        dtype = np.dtype(dt)
+    else:
         raise CorruptFileError(
-            f"a tensor in this file declares the dtype {dt!r:.40}; only bool, integer, floating and complex "
-            "tensors can be loaded (object, string and structured dtypes are refused)")
-    dtype = np.dtype(dt)
+            f"a tensor in this file declares the dtype {dt!r:.40}; only bool, integer, floating (bfloat16 and "
+            "float8 by name) and complex tensors can be loaded (object, string and structured dtypes are refused)")
     if not (isinstance(shape, tuple) and isinstance(strides, tuple) and len(shape) == len(strides) <= _MAX_NDIM
             and all(_is_int(d) and d >= 0 for d in shape) and all(map(_is_int, strides))):
         raise _corrupt(f"a tensor has shape {shape!r:.60} and strides {strides!r:.60}")

@@ -12,6 +12,7 @@ import os
 import numpy as np
 
 from ..._atomic_file import atomic_write
+from ...backend import BFLOAT16, FLOAT8_E4M3FN, FLOAT8_E5M2
 from ..tensor import Tensor
 
 __all__ = ["is_safetensors_path", "load_safetensors", "save_safetensors"]
@@ -46,6 +47,20 @@ def save_safetensors(obj, path):
         out.write(data)
 
 
+# the format's dtype names -> numpy dtypes (little-endian, as the format stores them); BF16 and F8_*
+# are ml_dtypes' (safetensors.numpy's own table stops at C64, so the entries are decoded here)
+_DTYPES = {"F64": "<f8", "F32": "<f4", "F16": "<f2", "I64": "<i8", "U64": "<u8", "I32": "<i4", "U32": "<u4",
+           "I16": "<i2", "U16": "<u2", "I8": "i1", "U8": "u1", "BOOL": "?", "C64": "<c8"}
+_DTYPES = {k: np.dtype(v) for k, v in _DTYPES.items()}
+_DTYPES.update(BF16=BFLOAT16, F8_E4M3=FLOAT8_E4M3FN, F8_E5M2=FLOAT8_E5M2)
+
+
+def _deserialize(raw):
+    import safetensors  # noqa: PLC0415 - optional dependency (checked by _module)
+
+    return safetensors.deserialize(raw)
+
+
 def load_safetensors(path, map_location):
     from ..creation import from_numpy  # noqa: PLC0415
 
@@ -53,13 +68,18 @@ def load_safetensors(path, map_location):
     with open(path, "rb") as fh:
         raw = fh.read()
     try:
-        arrays = st.load(raw)
+        entries = _deserialize(raw)
     except Exception as e:  # SafetensorError (a bad header, offsets, dtype), or numpy refusing a dtype
         raise RuntimeError(f"{path!r} is not a readable .safetensors file: {type(e).__name__}: {e}") from None
     out = {}
-    for k, a in arrays.items():
-        if a.dtype.kind not in "biufc":
-            raise RuntimeError(f"{path!r}: tensor {k!r} has dtype {a.dtype}, which funcgrad cannot load")
+    for k, v in entries:
+        dt = _DTYPES.get(v["dtype"])
+        if dt is None:
+            raise RuntimeError(f"{path!r}: tensor {k!r} has dtype {v['dtype']}, which funcgrad cannot load")
+        try:
+            a = np.frombuffer(v["data"], dtype=dt).reshape(v["shape"])
+        except ValueError as e:
+            raise RuntimeError(f"{path!r}: tensor {k!r}: {e}") from None
         out[k] = from_numpy(np.array(a))
     if map_location is not None and not callable(map_location) and not isinstance(map_location, dict):
         out = {k: t.to(map_location) for k, t in out.items()}

@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 import optree
 
+from ...backend import kind_of
 from .. import creation
 from ..grad_mode import STATE
 from ..graph import _SEQ, AccumulateGrad, Node, _Aval, edge_of
@@ -219,7 +220,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     for k, o in enumerate(outs):
         if isinstance(o, Tensor):
             d = wrap(o._value)
-            if o.requires_grad and o._value.dtype.kind in "fc":
+            if o.requires_grad and kind_of(o._value.dtype) in "fc":
                 d.grad_fn = node
                 d._output_nr = k
             o = d

@@ -40,6 +40,8 @@ def test_pil_to_tensor_and_to_pil_image_round_trip():
     t = T.PILToTensor()(Image.fromarray(a))
     assert t.dtype == torch.uint8
     np.testing.assert_array_equal(t.numpy(), a.transpose(2, 0, 1))
+    deep = TF.pil_to_tensor(Image.fromarray(np.array([[1, 65535]], np.uint16)))  # mode I;16
+    assert deep.dtype == torch.uint16 and deep.tolist() == [[[1, 65535]]]
     np.testing.assert_array_equal(np.asarray(T.ToPILImage()(t)), a)
     f = torch.from_numpy(np.array([[[0.0, 0.5, 0.999, 1.0]]], np.float32))
     img = TF.to_pil_image(f)  # float: mul(255) then truncation to uint8

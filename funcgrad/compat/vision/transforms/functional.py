@@ -121,10 +121,7 @@ def pil_to_tensor(pic):
     """PIL image -> C x H x W tensor of its own dtype (uint8 for 8-bit modes), values unchanged."""
     if not F_pil.is_pil_image(pic):
         raise TypeError(f"pic should be PIL Image. Got {type(pic)}")
-    arr = np.array(pic, copy=True)
-    if arr.dtype == np.uint16:
-        raise TypeError(f"pil_to_tensor: a mode {pic.mode!r} image gives uint16 values, a dtype funcgrad.compat "
-                        "does not have; use to_tensor (int16) or pic.convert('I') (int32)")
+    arr = np.array(pic, copy=True)  # a 16-bit (I;16) image gives a uint16 tensor, as torchvision's
     arr = arr.reshape(pic.size[1], pic.size[0], F_pil.get_image_num_channels(pic))
     return creation.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
 
