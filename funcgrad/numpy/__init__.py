@@ -32,6 +32,7 @@ from ._index_tricks import *  # noqa: F401,F403
 from ._windows import *  # noqa: F401,F403
 from ._quantiles import *  # noqa: F401,F403
 from ._nanfunctions import *  # noqa: F401,F403
+from ._polynomial import *  # noqa: F401,F403
 from . import fft, linalg  # noqa: E402,F401  (fnp.fft, fnp.linalg)
 
 ndarray = Array
