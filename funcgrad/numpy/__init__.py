@@ -33,6 +33,8 @@ from ._windows import *  # noqa: F401,F403
 from ._quantiles import *  # noqa: F401,F403
 from ._nanfunctions import *  # noqa: F401,F403
 from ._polynomial import *  # noqa: F401,F403
+from ._set_ops import *  # noqa: F401,F403
+from ._histograms import *  # noqa: F401,F403
 from . import fft, linalg  # noqa: E402,F401  (fnp.fft, fnp.linalg)
 
 ndarray = Array
