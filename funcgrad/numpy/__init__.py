@@ -35,6 +35,9 @@ from ._nanfunctions import *  # noqa: F401,F403
 from ._polynomial import *  # noqa: F401,F403
 from ._set_ops import *  # noqa: F401,F403
 from ._histograms import *  # noqa: F401,F403
+from ._conversions import *  # noqa: F401,F403
+from ._functional import *  # noqa: F401,F403
+from ._array_api_names import *  # noqa: F401,F403
 from . import fft, linalg  # noqa: E402,F401  (fnp.fft, fnp.linalg)
 
 ndarray = Array
