@@ -54,7 +54,7 @@ _REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_
 def require(a, dtype=None, requirements=None, *, like=None):
     """numpy.require: an array of ``dtype``; layout requirements are met trivially, 'W'
     (writeable) cannot be: funcgrad arrays are immutable."""
-    reqs = [] if requirements is None else [requirements] if isinstance(requirements, str) else list(requirements)
+    reqs = [] if requirements is None else list(requirements)  # a string is its letters, as numpy
     flags = set()
     for r in reqs:
         key = str(r).upper()

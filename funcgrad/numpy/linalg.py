@@ -374,7 +374,7 @@ def vecdot(x1, x2, /, *, axis=-1):
     prod = x1 * x2
     if x1.shape[axis] != x2.shape[axis]:
         raise ValueError(f"vecdot: shapes {tuple(x1.shape)} and {tuple(x2.shape)} differ along axis {axis}")
-    return _sum(prod, axis=axis)
+    return _sum(prod, axis=axis, dtype=prod.dtype)  # a ufunc: no int64 accumulation
 
 
 def cross(x1, x2, /, *, axis=-1):
