@@ -229,10 +229,12 @@ def _kind(obj):
         return "module"
     if isinstance(obj, type):
         return "dtype" if issubclass(obj, np.generic) else "class"
+    if obj is None or isinstance(obj, (np.generic, int, float, complex, str, tuple, dict)):
+        return "constant"
     if callable(obj):
-        return "numpy's function (dtypes/shapes only)" if getattr(obj, "__module__", "").startswith("numpy") \
-            else "callable object"
-    return "constant" if not hasattr(obj, "__getitem__") or isinstance(obj, (tuple, dict)) else "index helper"
+        return "numpy's own (inspects dtypes, shapes or types)" if \
+            getattr(obj, "__module__", "").startswith("numpy") else "callable object"
+    return "index helper"
 
 
 def _namespace_rows(title, mod, ref, tested, na):
@@ -255,7 +257,8 @@ def _namespace_rows(title, mod, ref, tested, na):
         if hasattr(ref, name):
             counts["implemented" if hasattr(mod, name) else "n/a" if name in na else "missing"] += 1
     missing = [n for n in names if hasattr(ref, n) and not hasattr(mod, n) and n not in na]
-    lines = [f"## `{title}` (numpy's `{ref.__name__}`: {len(names) - len(funcs.keys() - set(dir(ref)))} "
+    n_numpy = sum(1 for n in names if hasattr(ref, n))
+    lines = [f"## `{title}` (numpy's `{ref.__name__}`: {n_numpy} "
              f"public names: {counts['implemented']} implemented, {counts['n/a']} not applicable, "
              f"{counts['missing']} missing)", "",
              "| name | status | forward | reverse | vmap | GPU | primitives |",
