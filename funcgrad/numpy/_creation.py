@@ -32,7 +32,8 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None):
 
             return astype(a, dtype)
         return a
-    if isinstance(a, (list, tuple)) and any(isinstance(v, Tracer) for v in _flat(a)):
+    if isinstance(a, (list, tuple)) and any(isinstance(v, Tracer) or (isinstance(v, Array) and v.device.kind != "cpu")
+                                            for v in _flat(a)):
         from ._shape import stack  # noqa: PLC0415
 
         out = stack([asarray(v) for v in a])
@@ -159,6 +160,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     start, stop = astype(start, dt), astype(stop, dt)
     delta = subtract(stop, start)
     nd = max(start.ndim, stop.ndim)
+    if device is None:  # the positions live where the traced ends do
+        from ._indexing import _device  # noqa: PLC0415
+
+        device = _device(start if isinstance(start, (Array, Tracer)) and start.ndim >= stop.ndim else stop)
     t = reshape(arange(0, num, dtype=dt, device=device), (-1,) + (1,) * nd)
     step = delta / div if div > 0 else np.nan
     y = add(multiply(t, step) if div > 0 else multiply(t, delta), start)

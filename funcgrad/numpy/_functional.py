@@ -17,7 +17,7 @@ import numpy as np
 from ..core import Array, Tracer
 from ._creation import asarray, zeros_like
 from ._elementwise import astype
-from ._indexing import _concrete, take
+from ._indexing import host_values, take
 from ._shape import broadcast_to, expand_dims, moveaxis, ravel, reshape, stack
 from ._util import normalize_axis
 
@@ -66,7 +66,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
                                  or (not isinstance(condlist[0], (list, np.ndarray, Array, Tracer))
                                      and x.ndim != 0)):
         condlist = [condlist]
-    conds = [np.asarray(_concrete(asarray(c), "piecewise")[1], dtype=bool) for c in condlist]
+    conds = [host_values(asarray(c), "piecewise").astype(bool) for c in condlist]
     conds = [np.broadcast_to(c, tuple(x.shape)) for c in conds]
     n = len(conds)
     if n == n2 - 1:  # the "otherwise" condition
@@ -84,7 +84,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
             vals = broadcast_to(astype(asarray(func(take(flat_x, idx), *args, **kw)), y.dtype), (idx.size,))
         else:
             continue
-        y = y.at[asarray(idx)].set(vals)
+        y = y.at[idx].set(vals)
     return reshape(y, tuple(x.shape))
 
 

@@ -15,10 +15,11 @@ import operator
 import numpy as np
 
 from .. import backend
+from ..core import Array, Tracer
 from ._calculus import diff
 from ._creation import asarray, linspace, zeros
 from ._elementwise import astype
-from ._indexing import _concrete
+from ._indexing import _concrete, const_like
 from ._reductions import max as _max, min as _min, sum as _sum
 from ._shape import ravel, reshape
 from ._sorting import searchsorted
@@ -39,9 +40,9 @@ def _outer_edges(a, range_, fname):
             raise ValueError("max must be larger than min in range parameter.")
         if not (np.isfinite(fh) and np.isfinite(lh)):
             raise ValueError(f"supplied range of [{fh}, {lh}] is not finite")
-        first, last = asarray(first), asarray(last)
+        first, last = (f if isinstance(f, (Array, Tracer)) else const_like(np.asarray(f), a) for f in (first, last))
     elif a.size == 0:
-        first, last, fh, lh = asarray(0.0), asarray(1.0), 0.0, 1.0
+        first, last, fh, lh = const_like(np.asarray(0.0), a), const_like(np.asarray(1.0), a), 0.0, 1.0
     else:
         first, last = _min(a), _max(a)
         fh, lh = float(_host(first, fname)), float(_host(last, fname))
@@ -94,12 +95,12 @@ def _bin_index(h, eh):
     return idx
 
 
-def _weighted_counts(flat_idx, nbins, weights):
+def _weighted_counts(flat_idx, nbins, weights, like):
     keep = np.flatnonzero(flat_idx >= 0)
     if weights is None:
-        return asarray(np.bincount(flat_idx[keep], minlength=nbins).astype(np.int64))
+        return const_like(np.bincount(flat_idx[keep], minlength=nbins).astype(np.int64), like)
     w = ravel(asarray(weights))
-    return zeros(nbins, dtype=w.dtype).at[asarray(flat_idx[keep])].add(w[asarray(keep)])
+    return const_like(np.zeros(nbins, dtype=w.dtype), w).at[flat_idx[keep]].add(w[keep])
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
@@ -116,7 +117,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     edges = _edges(a, bins, range, weights, "histogram")
     eh = _host(edges, "histogram")
     idx = _bin_index(_host(a, "histogram"), eh)
-    hist = _weighted_counts(idx, eh.shape[0] - 1, weights)
+    hist = _weighted_counts(idx, eh.shape[0] - 1, weights, a)
     if density:
         widths = diff(edges)
         hist = hist / widths / _sum(hist)
@@ -148,7 +149,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         flat = flat * n + np.maximum(idx, 0)
     flat[outside] = -1
     total = int(np.prod(nbins))
-    hist = _weighted_counts(flat, total, weights)
+    hist = _weighted_counts(flat, total, weights, cols[0])
     if weights is None:
         hist = astype(hist, np.float64)
     hist = reshape(hist, tuple(nbins))
@@ -188,13 +189,13 @@ def bincount(x, weights=None, minlength=0):
         raise ValueError("'list' argument must have no negative elements")
     n = max(int(h.max()) + 1 if h.size else 0, minlength)
     if weights is None:
-        return asarray(np.bincount(h.astype(np.intp), minlength=n))
+        return const_like(np.bincount(h.astype(np.intp), minlength=n), asarray(x))
     w = asarray(weights)
     if tuple(w.shape) != tuple(h.shape):
         raise ValueError("The weights and list don't have the same length.")
     if np.dtype(w.dtype).kind == "c":
         raise TypeError("Cannot cast array data from dtype('complex128') to dtype('float64') according to the rule 'safe'")
-    return zeros(n, dtype=np.float64).at[asarray(h.astype(np.intp))].add(astype(w, np.float64))
+    return const_like(np.zeros(n), w).at[h.astype(np.intp)].add(astype(w, np.float64))
 
 
 def digitize(x, bins, right=False):

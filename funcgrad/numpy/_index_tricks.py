@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import Array
+from ..core import Array, Tracer
 from ._creation import arange, array, asarray, linspace
+from ._indexing import const_like
 from ._shape import concatenate, ndim, swapaxes, transpose
 
 __all__ = ["r_", "c_", "s_", "index_exp", "mgrid", "ogrid", "ndenumerate"]
@@ -73,7 +74,9 @@ class AxisConcatenator:
             objs.append(obj)
         if kinds:
             dt = np.result_type(*kinds)
-            objs = [array(o, dtype=dt, ndmin=ndmin) for o in objs]
+            like = next((o for o in objs if isinstance(o, (Array, Tracer))), None)
+            objs = [array(o if like is None or isinstance(o, (Array, Tracer)) else const_like(np.asarray(o), like),
+                          dtype=dt, ndmin=ndmin) for o in objs]
         res = concatenate(tuple(objs), axis=axis)
         if matrix is not None:
             old_ndim = res.ndim

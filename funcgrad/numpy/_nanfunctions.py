@@ -12,7 +12,7 @@ import numpy as np
 
 from ._elementwise import isnan, logical_and, logical_not, sqrt
 from ._elementwise import where as select_where
-from ._indexing import _concrete
+from ._indexing import host_values
 from ._reductions import all as _all, argmax, argmin, cumprod, cumsum, sum as _sum
 from ._statistics import _ddof, var
 from ._util import as_array, no_out
@@ -57,8 +57,7 @@ def _nanarg(fname, fn, fill, a, axis, out, keepdims):
         return fn(a, axis, keepdims=keepdims)
     nan = isnan(a)
     all_nan = _all(nan, axis=axis)
-    _, buf = _concrete(all_nan, fname)
-    if bool(np.any(np.asarray(buf))):
+    if bool(np.any(host_values(all_nan, fname))):
         raise ValueError("All-NaN slice encountered")
     return fn(select_where(nan, fill, a), axis, keepdims=keepdims)
 

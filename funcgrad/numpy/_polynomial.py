@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import Array, Tracer
 from ._calculus import convolve
 from ._creation import arange, asarray, ones_like, zeros, zeros_like
 from ._elementwise import astype, sqrt
 from ._math import iscomplexobj
-from ._indexing import _concrete
+from ._indexing import const_like, host_values
 from ._complex import real
 from ._joining import atleast_1d
 from ._shape import concatenate, reshape, stack
@@ -33,7 +34,7 @@ def _coefficients(p, fname):
 
 
 def _host(x, fname):
-    return np.asarray(_concrete(x, fname)[1])
+    return host_values(x, fname)
 
 
 def polyval(p, x):
@@ -50,9 +51,9 @@ def _aligned(a1, a2, fname):
     a1, a2 = _coefficients(a1, fname), _coefficients(a2, fname)
     n1, n2 = a1.shape[0], a2.shape[0]
     if n1 < n2:
-        a1 = concatenate([zeros(n2 - n1, dtype=a1.dtype), a1])
+        a1 = concatenate([const_like(np.zeros(n2 - n1, dtype=a1.dtype), a1), a1])
     elif n2 < n1:
-        a2 = concatenate([zeros(n1 - n2, dtype=a2.dtype), a2])
+        a2 = concatenate([const_like(np.zeros(n1 - n2, dtype=a2.dtype), a2), a2])
     return a1, a2
 
 
@@ -77,7 +78,7 @@ def polydiv(u, v):
     u, v = astype(u, dt), astype(v, dt)
     m, n = u.shape[0] - 1, v.shape[0] - 1
     scale = 1.0 / v[0]
-    q = zeros(max(m - n + 1, 1), dtype=dt)
+    q = const_like(np.zeros(max(m - n + 1, 1), dtype=dt), u)
     r = u
     for k in range(m - n + 1):
         d = scale * r[k]
@@ -98,7 +99,7 @@ def polyder(p, m=1):
     p = _coefficients(p, "polyder")
     for _ in range(m):
         n = p.shape[0] - 1
-        p = p[:-1] * arange(n, 0, -1)
+        p = p[:-1] * const_like(np.arange(n, 0, -1), p)
     return p
 
 
@@ -119,8 +120,9 @@ def polyint(p, m=1, k=None):
             ks = [kh[i] for i in range(m)]
     p = _coefficients(p, "polyint")
     for i in range(m):
-        p = p / arange(p.shape[0], 0, -1)
-        p = concatenate([p, reshape(astype(asarray(ks[i]), p.dtype), (1,))])
+        p = p / const_like(np.arange(p.shape[0], 0, -1), p)
+        k_i = ks[i] if isinstance(ks[i], (Array, Tracer)) else const_like(np.asarray(ks[i]), p)
+        p = concatenate([p, reshape(astype(k_i, p.dtype), (1,))])
     return p
 
 
@@ -137,7 +139,7 @@ def vander(x, N=None, increasing=False):
     for _ in range(N):
         cols.append(col)
         col = col * x
-    out = stack(cols, axis=1) if cols else zeros((x.shape[0], 0), dtype=x.dtype)
+    out = stack(cols, axis=1) if cols else const_like(np.zeros((x.shape[0], 0), dtype=x.dtype), x)
     return out if increasing or N == 0 else out[:, ::-1]
 
 
@@ -203,21 +205,21 @@ def roots(p):
     p = _coefficients(p, "roots")
     nz = np.flatnonzero(_host(p, "roots"))
     if nz.size == 0:
-        return asarray(np.array([]))
+        return const_like(np.array([]), p)
     trailing = p.shape[0] - int(nz[-1]) - 1
     p = p[int(nz[0]):int(nz[-1]) + 1]
     n = p.shape[0]
     if n > 1:
         first = reshape(-p[1:] / p[0], (1, n - 1))
-        companion = concatenate([first, asarray(np.eye(n - 2, n - 1, dtype=first.dtype))]) \
+        companion = concatenate([first, const_like(np.eye(n - 2, n - 1, dtype=first.dtype), p)]) \
             if n > 2 else first
         r = linalg.eigvals(companion)
         if not iscomplexobj(p) and np.all(_host(r, "roots").imag == 0):
             r = real(r)
     else:
-        r = asarray(np.array([]))
+        r = const_like(np.array([]), p)
     if trailing:
-        r = concatenate([r, zeros(trailing, dtype=r.dtype)])
+        r = concatenate([r, const_like(np.zeros(trailing, dtype=r.dtype), p)])
     return r
 
 
@@ -233,7 +235,7 @@ def poly(seq_of_zeros):
     if z.shape[0] == 0:
         return asarray(1.0)
     dt = np.result_type(z.dtype, np.float64)
-    one = astype(asarray(np.ones(1)), dt)
+    one = const_like(np.ones(1, dtype=dt), z)
     a = one
     for i in range(z.shape[0]):
         a = convolve(a, concatenate([one, reshape(-astype(z[i], dt), (1,))]))

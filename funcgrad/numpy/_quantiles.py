@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import Array
+from ..core import Array, Tracer
 from ._creation import asarray
 from ._elementwise import astype, isnan, where
-from ._indexing import _concrete, take_along_axis
+from ._indexing import const_like, host_values, take_along_axis
 from ._math import floor
 from ._reductions import any as _any, sum as _sum
 from ._shape import moveaxis, reshape
@@ -68,10 +68,9 @@ def _lerp(a, b, t):
     return where(t >= 0.5, b - diff * (1 - t), a + diff * t)
 
 
-def _check_q(q, fname, scale):
-    qa = asarray(q)
-    _, buf = _concrete(qa, fname)
-    qh = np.asarray(buf)
+def _check_q(q, like, fname, scale):
+    qa = q if isinstance(q, (Array, Tracer)) else const_like(np.asarray(q), like)
+    qh = host_values(qa, fname)
     qh = (qh if qh.dtype.kind == "f" else qh.astype(np.float64)) / scale  # numpy's precision
     if not (np.all(qh >= 0) and np.all(qh <= 1)):
         raise ValueError("Percentiles must be in the range [0, 100]" if scale == 100
@@ -95,7 +94,7 @@ def _quantile(a, q, axis, method, keepdims, weights, nan_aware, fname, scale=1):
     a = asarray(a)
     if np.dtype(a.dtype).kind == "c":
         raise TypeError("a must be an array of real numbers")
-    qa, qh = _check_q(q, fname, scale)
+    qa, qh = _check_q(q, a, fname, scale)
     dtype = _result_dtype(a, q, method)
     axes = normalize_axes(axis, a.ndim)
     rest = [d for i, d in enumerate(a.shape) if i not in axes]
@@ -105,7 +104,7 @@ def _quantile(a, q, axis, method, keepdims, weights, nan_aware, fname, scale=1):
         return _weighted(a, b, qa, qh, axes, rest, keepdims, weights, method, nan_aware, fname, dtype)
     inexact = np.dtype(b.dtype).kind == "f"
     if inexact:
-        nan_host = np.asarray(_concrete(isnan(b), fname)[1])
+        nan_host = host_values(isnan(b), fname)
         counts = (n - nan_host.sum(-1)) if nan_aware else np.full(tuple(rest), n)
     else:
         counts = np.full(tuple(rest), n)
@@ -115,7 +114,7 @@ def _quantile(a, q, axis, method, keepdims, weights, nan_aware, fname, scale=1):
     vi = _virtual_index(cnt, qh.reshape(-1), method, np)
     if np.issubdtype(np.asarray(vi).dtype, np.integer):
         prev = nxt = np.clip(vi, 0, np.maximum(counts[..., None] - 1, 0))
-        res = take_along_axis(s, Array(prev.astype(np.intp)), axis=-1)
+        res = take_along_axis(s, prev.astype(np.intp), axis=-1)
     else:
         prev = np.floor(vi)
         nxt = prev + 1
@@ -124,14 +123,14 @@ def _quantile(a, q, axis, method, keepdims, weights, nan_aware, fname, scale=1):
         prev = np.where(high, last, np.where(low, 0, prev)).astype(np.intp)
         nxt = np.where(high, last, np.where(low, 0, nxt)).astype(np.intp)
         if method in _CONTINUOUS:  # differentiable in q
-            gamma = _virtual_index(Array(cnt), qf, method, None) - Array(np.floor(vi))
+            gamma = _virtual_index(const_like(cnt, b), qf, method, None) - const_like(np.floor(vi), b)
         else:
-            gamma = Array(_gamma(vi, np.floor(vi), method))
-        lo = take_along_axis(s, Array(prev), axis=-1)
-        hi = take_along_axis(s, Array(nxt), axis=-1)
+            gamma = const_like(_gamma(vi, np.floor(vi), method), b)
+        lo = take_along_axis(s, prev, axis=-1)
+        hi = take_along_axis(s, nxt, axis=-1)
         res = _lerp(lo, hi, gamma)
     if inexact:
-        bad = Array(counts == 0) if nan_aware else _any(isnan(b), axis=-1)
+        bad = const_like(counts == 0, b) if nan_aware else _any(isnan(b), axis=-1)
         res = where(reshape(bad, tuple(rest) + (1,)), np.nan, res)
     return _finish(res, qa, rest, axes, a.ndim, keepdims, dtype)
 
@@ -151,7 +150,7 @@ def _weighted(a, b, qa, qh, axes, rest, keepdims, weights, method, nan_aware, fn
     """numpy's weighted ``inverted_cdf``: the first sorted value whose weight CDF reaches q."""
     if method != "inverted_cdf":
         raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
-    w = np.asarray(_concrete(asarray(weights), fname)[1], dtype=np.float64)
+    w = host_values(asarray(weights), fname).astype(np.float64)
     if w.shape != tuple(a.shape):
         if w.ndim != 1 or len(axes) != 1 or w.shape[0] != a.shape[axes[0]]:
             raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
@@ -159,7 +158,7 @@ def _weighted(a, b, qa, qh, axes, rest, keepdims, weights, method, nan_aware, fn
     if np.any(w < 0):
         raise ValueError("Weights must be non-negative.")
     w = np.moveaxis(w, axes, tuple(range(a.ndim - len(axes), a.ndim))).reshape(b.shape)
-    bh = np.asarray(_concrete(b, fname)[1])
+    bh = host_values(b, fname)
     if nan_aware:
         w = np.where(np.isnan(bh), 0.0, w)
     order = np.argsort(bh, axis=-1, kind="stable")
@@ -169,7 +168,7 @@ def _weighted(a, b, qa, qh, axes, rest, keepdims, weights, method, nan_aware, fn
     idx = np.empty(targets.shape, dtype=np.intp)
     for pos in np.ndindex(*targets.shape[:-1]):
         idx[pos] = np.minimum(np.searchsorted(cdf[pos], targets[pos], side="left"), b.shape[-1] - 1)
-    res = take_along_axis(b, Array(np.take_along_axis(order, idx, -1)), axis=-1)
+    res = take_along_axis(b, np.take_along_axis(order, idx, -1), axis=-1)
     if np.dtype(b.dtype).kind == "f" and not nan_aware:
         res = where(reshape(_any(isnan(b), axis=-1), tuple(rest) + (1,)), np.nan, res)
     return _finish(res, qa, rest, axes, a.ndim, keepdims, dtype)

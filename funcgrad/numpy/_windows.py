@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import Array
-from ._creation import arange, asarray
+from ._creation import asarray
+from ._indexing import const_like
 from ._elementwise import sqrt
 from ._float_functions import i0
 
@@ -48,6 +49,6 @@ def kaiser(M, beta):
     beta = asarray(beta)
     if np.dtype(beta.dtype).kind not in "f":
         beta = beta.astype(np.float64)
-    n = arange(0, M, dtype=np.float64)
+    n = const_like(np.arange(0, M, dtype=np.float64), beta)
     alpha = (M - 1) / 2.0
     return i0(beta * sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / i0(beta)
