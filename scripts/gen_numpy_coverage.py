@@ -204,9 +204,6 @@ NOT_APPLICABLE = {
     "Python objects": ("object arrays, ufunc objects and the legacy matrix/poly1d classes "
                        "(funcgrad functions are plain functions; use the `poly*` functions and 2-d "
                        "arrays)", "frompyfunc ufunc matrix asmatrix bmat poly1d"),
-    "value-dependent dtypes": ("`numpy.emath` returns complex results only where inputs are out of "
-                               "the real domain, which a traced value cannot decide: cast to "
-                               "complex first (`sqrt(x.astype(complex))`)", "emath"),
     "masked arrays": ("a container class (`numpy.ma`): use `where` and the `nan*` reductions", "ma"),
     "random": ("numpy's global-state generator: funcgrad.random has explicit keys", "random"),
     "numpy itself": ("build, configuration, testing and typing of numpy itself",
