@@ -67,7 +67,10 @@ def piecewise(x, condlist, funclist, *args, **kw):
                                      and x.ndim != 0)):
         condlist = [condlist]
     conds = [host_values(asarray(c), "piecewise").astype(bool) for c in condlist]
-    conds = [np.broadcast_to(c, tuple(x.shape)) for c in conds]
+    for c in conds:
+        if c.shape != tuple(x.shape):  # numpy indexes x with each condition
+            raise IndexError(f"piecewise: boolean index did not match indexed array: condition of shape "
+                             f"{c.shape}, x of shape {tuple(x.shape)}")
     n = len(conds)
     if n == n2 - 1:  # the "otherwise" condition
         conds.append(~np.any(conds, axis=0) if conds else np.ones(tuple(x.shape), bool))

@@ -180,7 +180,7 @@ def bincount(x, weights=None, minlength=0):
     h = _host(x, "bincount")
     if h.ndim != 1:
         raise ValueError("object too deep for desired array" if h.ndim > 1 else "object of too small depth for desired array")
-    if h.size and h.dtype.kind not in "iu":
+    if h.size and h.dtype.kind not in "iub":
         raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'")
     minlength = operator.index(minlength)
     if minlength < 0:

@@ -53,6 +53,8 @@ def test_piecewise():
     _same(fnp.piecewise(s, s > 0, [lambda v: v * 2, 0]), np.piecewise(s, s > 0, [lambda v: v * 2, 0]))
     with pytest.raises(ValueError, match="functions are expected"):
         fnp.piecewise(x, [x < 0], [1, 2, 3])
+    with pytest.raises(IndexError):  # an array condition is a list of row conditions, as in numpy
+        fnp.piecewise(a[0], a[0] > 2, [1.0, 2.0])
 
 
 def test_vectorize():

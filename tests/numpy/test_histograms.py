@@ -73,7 +73,8 @@ def test_histogramdd_matches_numpy():
 def test_bincount_and_digitize():
     for xs, kw in [([0, 1, 1, 3, 2, 1, 7], {}), ([0, 1, 1, 3], {"minlength": 7}),
                    ([0, 1, 1], {"weights": [0.5, 1, 2]}), (np.array([], int), {}),
-                   (np.array([2, 0], np.int32), {"weights": np.array([1, 2], np.float32)})]:
+                   (np.array([2, 0], np.int32), {"weights": np.array([1, 2], np.float32)}),
+                   (np.array([True, False, True]), {})]:
         _same(fnp.bincount(xs, **kw), np.bincount(xs, **kw))
     with pytest.raises(ValueError, match="negative"):
         fnp.bincount([-1, 2])
