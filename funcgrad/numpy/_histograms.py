@@ -10,6 +10,7 @@ differentiable in the samples and the range, as in JAX.
 
 from __future__ import annotations
 
+import builtins
 import operator
 
 import numpy as np
@@ -17,7 +18,7 @@ import numpy as np
 from .. import backend
 from ..core import Array, Tracer
 from ._calculus import diff
-from ._creation import asarray, linspace, zeros
+from ._creation import asarray, linspace
 from ._elementwise import astype
 from ._indexing import _concrete, const_like
 from ._reductions import max as _max, min as _min, sum as _sum
@@ -131,7 +132,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     else:
         s = asarray(sample)
         s = reshape(s, (-1, 1)) if s.ndim == 1 else s
-        cols = [s[:, i] for i in builtins_range(s.shape[1])]
+        cols = [s[:, i] for i in builtins.range(s.shape[1])]
     D = len(cols)
     bins_list = [bins] * D if isinstance(bins, str) or np.ndim(bins) == 0 else list(bins)
     if len(bins_list) != D:
@@ -162,7 +163,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     return hist, edges
 
 
-builtins_range = range
+
 
 
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
@@ -179,7 +180,8 @@ def bincount(x, weights=None, minlength=0):
     """numpy.bincount: counts of non-negative ints; with weights a differentiable scatter-add."""
     h = _host(x, "bincount")
     if h.ndim != 1:
-        raise ValueError("object too deep for desired array" if h.ndim > 1 else "object of too small depth for desired array")
+        raise ValueError("object too deep for desired array" if h.ndim > 1
+                         else "object of too small depth for desired array")
     if h.size and h.dtype.kind not in "iub":
         raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'")
     minlength = operator.index(minlength)
@@ -194,7 +196,8 @@ def bincount(x, weights=None, minlength=0):
     if tuple(w.shape) != tuple(h.shape):
         raise ValueError("The weights and list don't have the same length.")
     if np.dtype(w.dtype).kind == "c":
-        raise TypeError("Cannot cast array data from dtype('complex128') to dtype('float64') according to the rule 'safe'")
+        raise TypeError("Cannot cast array data from dtype('complex128') to dtype('float64') "
+                        "according to the rule 'safe'")
     return const_like(np.zeros(n), w).at[h.astype(np.intp)].add(astype(w, np.float64))
 
 
@@ -203,7 +206,8 @@ def digitize(x, bins, right=False):
     b = asarray(bins)
     bh = _host(b, "digitize")
     if bh.ndim != 1:
-        raise ValueError("object of too small depth for desired array" if bh.ndim == 0 else "object too deep for desired array")
+        raise ValueError("object of too small depth for desired array" if bh.ndim == 0
+                         else "object too deep for desired array")
     d = np.diff(bh)
     increasing = bool(np.all(d >= 0))
     if not increasing and not np.all(d <= 0):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core import Array, Tracer
 from ._calculus import convolve
-from ._creation import arange, asarray, ones_like, zeros, zeros_like
+from ._creation import asarray, ones_like, zeros_like
 from ._elementwise import astype, sqrt
 from ._math import iscomplexobj
 from ._indexing import const_like, host_values

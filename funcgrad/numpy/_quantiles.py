@@ -16,8 +16,7 @@ from ..core import Array, Tracer
 from ._creation import asarray
 from ._elementwise import astype, isnan, where
 from ._indexing import const_like, host_values, take_along_axis
-from ._math import floor
-from ._reductions import any as _any, sum as _sum
+from ._reductions import any as _any
 from ._shape import moveaxis, reshape
 from ._sorting import sort
 from ._util import no_out, normalize_axes
