@@ -57,26 +57,35 @@ def apply_over_axes(func, a, axes):
     return a
 
 
+def _single_condition(condlist, x):
+    """numpy's test for a condition given alone rather than as a list of conditions."""
+    if np.isscalar(condlist) or not isinstance(condlist, (list, tuple, np.ndarray, Array, Tracer)):
+        return True
+    if isinstance(condlist, (Array, Tracer)) and condlist.ndim == 0:
+        return True
+    first = condlist[0]
+    first_is_array = isinstance(first, (list, np.ndarray)) or (isinstance(first, (Array, Tracer)) and first.ndim > 0)
+    return not first_is_array and x.ndim != 0
+
+
 def piecewise(x, condlist, funclist, *args, **kw):
     """numpy.piecewise: each function is applied to the elements its condition selects
     (a gather), and the results scattered into ``zeros_like(x)``; needs concrete conditions."""
     x = asarray(x)
     n2 = len(funclist)
-    if np.isscalar(condlist) or (not isinstance(condlist, (list, tuple, np.ndarray, Array, Tracer))
-                                 or (not isinstance(condlist[0], (list, np.ndarray, Array, Tracer))
-                                     and x.ndim != 0)):
+    if _single_condition(condlist, x):
         condlist = [condlist]
     conds = [host_values(asarray(c), "piecewise").astype(bool) for c in condlist]
-    for c in conds:
-        if c.shape != tuple(x.shape):  # numpy indexes x with each condition
-            raise IndexError(f"piecewise: boolean index did not match indexed array: condition of shape "
-                             f"{c.shape}, x of shape {tuple(x.shape)}")
     n = len(conds)
     if n == n2 - 1:  # the "otherwise" condition
         conds.append(~np.any(conds, axis=0) if conds else np.ones(tuple(x.shape), bool))
         n += 1
     elif n != n2:
         raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
+    for c in conds:
+        if c.shape != tuple(x.shape):  # numpy indexes x with each condition
+            raise IndexError(f"piecewise: boolean index did not match indexed array: condition of shape "
+                             f"{c.shape}, x of shape {tuple(x.shape)}")
     flat_x = ravel(x)
     y = ravel(zeros_like(x))
     for cond, func in zip(conds, funclist):

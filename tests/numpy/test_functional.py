@@ -51,10 +51,15 @@ def test_piecewise():
     _same(fnp.piecewise(i, [i > 2], [lambda v: v * 1.5, 1]), np.piecewise(i, [i > 2], [lambda v: v * 1.5, 1]))
     s = np.float64(3.0)
     _same(fnp.piecewise(s, s > 0, [lambda v: v * 2, 0]), np.piecewise(s, s > 0, [lambda v: v * 2, 0]))
+    fx = fnp.asarray(x)
+    _same(fnp.piecewise(fx, fx < 0, [lambda v: -v, lambda v: v * 3]), np.piecewise(x, x < 0, [lambda v: -v, lambda v: v * 3]))
+    _same(fnp.piecewise(fx, [fx < 0, fx > 1], [-1.0, 1.0]), np.piecewise(x, [x < 0, x > 1], [-1.0, 1.0]))
     with pytest.raises(ValueError, match="functions are expected"):
         fnp.piecewise(x, [x < 0], [1, 2, 3])
-    with pytest.raises(IndexError):  # an array condition is a list of row conditions, as in numpy
+    with pytest.raises(ValueError, match="with 3 condition"):  # an array condition is a list of rows, as in numpy
         fnp.piecewise(a[0], a[0] > 2, [1.0, 2.0])
+    with pytest.raises(IndexError):  # ... each of which must have x's shape
+        fnp.piecewise(a[0], a[0] > 2, [1.0, 2.0, 3.0])
 
 
 def test_vectorize():
@@ -86,5 +91,6 @@ def test_derivatives():
     check_grads(lambda v: fnp.apply_along_axis(lambda s: fnp.sum(s ** 2) * s, 1, v), (a[:, :, :2] + 0.1,))
     check_grads(lambda v: fnp.apply_over_axes(fnp.sum, v ** 2, [0, 2]), (a / 10,))
     check_grads(lambda v: fnp.piecewise(v, [v < 0, v >= 0], [lambda t: -t ** 3, lambda t: fnp.sin(t)]), (x,))
+    check_grads(lambda v: fnp.piecewise(v, v < 0, [lambda t: -t ** 3, fnp.sin]), (x,))
     check_grads(lambda u, v: fnp.vectorize(_branch)(u, v), (np.array([1.0, 4.0, 3.0]), np.array([2.0, 2.1, 2.0])))
     check_grads(lambda u: fnp.vectorize(lambda s: fnp.outer(s, s), signature="(n)->(n,n)")(u), (a[0] / 10,))
