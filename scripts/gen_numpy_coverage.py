@@ -193,9 +193,9 @@ NOT_APPLICABLE = {
                            "bool, integer, float and complex values only",
                            "bytes_ str_ character flexible object_ void record recarray rec char "
                            "strings"),
-    "in-place writes": ("writes into an argument; funcgrad arrays are immutable: use "
-                        "`x.at[idx].set(v)`, `where(mask, v, x)` or `put_along_axis`",
-                        "copyto place put putmask fill_diagonal"),
+    "in-place writes": ("writes into its argument; funcgrad arrays are immutable: use "
+                        "`where(mask, src, dst)` or `x.at[idx].set(v)` (`fill_diagonal`, `put`, `place`, "
+                        "`putmask` exist as functional updates with `inplace=False`)", "copyto"),
     "memory layout": ("buffer layout, sharing and iteration objects: funcgrad arrays are immutable "
                       "values without a memory layout of their own (use `broadcast_shapes`, "
                       "`broadcast_arrays`, `ndindex`, `ndenumerate`)",

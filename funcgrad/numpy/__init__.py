@@ -37,6 +37,7 @@ from ._set_ops import *  # noqa: F401,F403
 from ._histograms import *  # noqa: F401,F403
 from ._conversions import *  # noqa: F401,F403
 from ._functional import *  # noqa: F401,F403
+from ._functional_updates import *  # noqa: F401,F403
 from ._array_api_names import *  # noqa: F401,F403
 from . import emath, fft, linalg, polynomial  # noqa: E402,F401  (fnp.emath, fnp.fft, fnp.linalg, ...)
 
