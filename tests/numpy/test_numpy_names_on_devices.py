@@ -52,6 +52,8 @@ CASES = {
     "piecewise": lambda a, v, w, p: fnp.piecewise(v, [v < 0], [lambda t: -t, 1.0]),
     "vectorize": lambda a, v, w, p: fnp.vectorize(lambda t: t * 2 if t > 0 else t)(v),
     "matvec": lambda a, v, w, p: fnp.matvec(a, a[0]),
+    "fill_diagonal": lambda a, v, w, p: fnp.fill_diagonal(a, p, wrap=True, inplace=False),
+    "putmask": lambda a, v, w, p: fnp.putmask(v, v > 0, w, inplace=False),
     "fromiter": lambda a, v, w, p: fnp.fromiter(iter([v[0], v[1]]), float),
     "asarray_of_arrays": lambda a, v, w, p: fnp.asarray([v, w]),
     "grad_quantile": lambda a, v, w, p: fg.grad(lambda x: fnp.sum(fnp.quantile(x, 0.3, axis=1)))(a),
