@@ -15,7 +15,7 @@ from ._elementwise import where as select_where
 from ._indexing import host_values
 from ._reductions import all as _all, argmax, argmin, cumprod, cumsum, sum as _sum
 from ._statistics import _ddof, var
-from ._util import as_array, no_out
+from ._util import as_array, no_out, normalize_axes
 
 __all__ = ["nanvar", "nanstd", "nanargmax", "nanargmin", "nancumsum", "nancumprod"]
 
@@ -30,6 +30,9 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     a = as_array(a)
     if not _inexact(a):
         return var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean)
+    if a.ndim == 0 and axis is not None:  # numpy's nanvar reduces with ufuncs: axis 0 / -1 of a 0-d array
+        normalize_axes(axis, 0, "nanvar", ufunc_reduce=True)
+        axis = None
     ok = logical_not(isnan(a))
     if where is not None:
         ok = logical_and(ok, as_array(where))
@@ -56,8 +59,7 @@ def _nanarg(fname, fn, fill, a, axis, out, keepdims):
     if not _inexact(a):
         return fn(a, axis, keepdims=keepdims)
     nan = isnan(a)
-    all_nan = _all(nan, axis=axis)
-    if bool(np.any(host_values(all_nan, fname))):
+    if a.size and bool(np.any(host_values(_all(nan, axis=axis), fname))):  # numpy's order of checks
         raise ValueError("All-NaN slice encountered")
     return fn(select_where(nan, fill, a), axis, keepdims=keepdims)
 

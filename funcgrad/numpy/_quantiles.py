@@ -95,7 +95,14 @@ def _quantile(a, q, axis, method, keepdims, weights, nan_aware, fname, scale=1):
         raise TypeError("a must be an array of real numbers")
     qa, qh = _check_q(q, a, fname, scale)
     dtype = _result_dtype(a, q, method)
+    if nan_aware and a.size == 0:  # numpy: nanmean of the empty input (NaN, whatever q's shape)
+        from ._statistics import nanmean  # noqa: PLC0415
+
+        return nanmean(a, axis, keepdims=keepdims)
     axes = normalize_axes(axis, a.ndim)
+    if a.size == 0 and not nan_aware and (not axes or any(a.shape[i] == 0 for i in axes)):
+        raise (IndexError("index -1 is out of bounds for axis 0 with size 0") if axes else
+               ValueError("cannot reshape array of size 0 into shape (0,newaxis)"))
     rest = [d for i, d in enumerate(a.shape) if i not in axes]
     n = int(np.prod([a.shape[i] for i in axes], dtype=np.int64))
     b = reshape(moveaxis(a, axes, tuple(range(a.ndim - len(axes), a.ndim))), tuple(rest) + (n,))
@@ -201,11 +208,29 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """numpy.nanmedian: the median of the non-NaN values (the mean of the two middle ones)."""
+    """numpy.nanmedian: the mean of the middle non-NaN value(s) of each slice (NaN for all-NaN
+    slices); the gradient goes to the middle element, or 1/2 to each of the two."""
     no_out(out, "nanmedian")
     a = asarray(a)
     if np.dtype(a.dtype).kind not in "f":
         from ._statistics import median  # noqa: PLC0415
 
         return median(a, axis, keepdims=keepdims)
-    return _quantile(a, 0.5, axis, "linear", keepdims, None, True, "nanmedian")
+    if a.size == 0:
+        from ._statistics import nanmean  # noqa: PLC0415
+
+        return nanmean(a, axis, keepdims=keepdims)
+    axes = normalize_axes(axis, a.ndim)
+    rest = [d for i, d in enumerate(a.shape) if i not in axes]
+    n = int(np.prod([a.shape[i] for i in axes], dtype=np.int64))
+    b = reshape(moveaxis(a, axes, tuple(range(a.ndim - len(axes), a.ndim))), tuple(rest) + (n,))
+    counts = n - host_values(isnan(b), "nanmedian").sum(-1)
+    s = sort(b, axis=-1)
+    lo_idx = np.maximum((counts - 1) // 2, 0)[..., None]
+    hi_idx = np.maximum(counts // 2, 0)[..., None]
+    hi_idx = np.minimum(hi_idx, max(n - 1, 0))
+    lo, hi = take_along_axis(s, lo_idx, axis=-1), take_along_axis(s, hi_idx, axis=-1)
+    odd = const_like((counts % 2 == 1)[..., None], b)
+    res = where(odd, lo, (lo + hi) / 2)
+    res = where(const_like((counts == 0)[..., None], b), np.nan, res)
+    return _finish(res, asarray(0.5), rest, axes, a.ndim, keepdims, np.dtype(a.dtype))
