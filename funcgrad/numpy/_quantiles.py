@@ -100,9 +100,12 @@ def _quantile(a, q, axis, method, keepdims, weights, nan_aware, fname, scale=1):
 
         return nanmean(a, axis, keepdims=keepdims)
     axes = normalize_axes(axis, a.ndim)
-    if a.size == 0 and not nan_aware and (not axes or any(a.shape[i] == 0 for i in axes)):
-        raise (IndexError("index -1 is out of bounds for axis 0 with size 0") if axes else
-               ValueError("cannot reshape array of size 0 into shape (0,newaxis)"))
+    if a.size == 0 and not nan_aware:  # numpy's errors (its reshape for several axes, then its index)
+        kept_empty = any(a.shape[i] == 0 for i in range(a.ndim) if i not in axes)
+        if axis is not None and len(axes) != 1 and kept_empty:
+            raise ValueError("cannot reshape array of size 0 into shape (0,newaxis)")
+        if any(a.shape[i] == 0 for i in axes):
+            raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     rest = [d for i, d in enumerate(a.shape) if i not in axes]
     n = int(np.prod([a.shape[i] for i in axes], dtype=np.int64))
     b = reshape(moveaxis(a, axes, tuple(range(a.ndim - len(axes), a.ndim))), tuple(rest) + (n,))

@@ -2,6 +2,7 @@
 reductions and axis functions of the coverage work: quantiles, nan-functions, unstack,
 rollaxis, apply_over_axes.  numpy is the oracle (same exception class, or equal results)."""
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -39,3 +40,29 @@ def test_rollaxis_and_unstack(a, axis, start):
     check_like_numpy(lambda m: m.rollaxis(a, axis, start), ("axis",))
     check_like_numpy(lambda m: m.unstack(a, axis=axis)[0] if a.ndim and a.shape[axis % a.ndim] else
                      m.unstack(a, axis=axis), ("axis",))
+
+
+ONE_ARRAY = {
+    "histogram": lambda m, a: m.histogram(a, bins=3)[0],
+    "histogram_edges": lambda m, a: m.histogram_bin_edges(a, bins=2),
+    "histogram_range": lambda m, a: m.histogram(a, bins=2, range=(-1, 1))[0],
+    "digitize": lambda m, a: m.digitize(a, [-1.0, 0.0, 2.0]),
+    "isin": lambda m, a: m.isin(a, [0.0, np.inf]),
+    "union1d": lambda m, a: m.union1d(a, [0.0, 1.5]),
+    "intersect1d": lambda m, a: m.intersect1d(a, [0.0, 1.5]),
+    "setdiff1d": lambda m, a: m.setdiff1d(a, [0.0]),
+    "setxor1d": lambda m, a: m.setxor1d(a, [0.0, -2.0]),
+    "trim_zeros": lambda m, a: m.trim_zeros(a) if a.ndim else m.trim_zeros(a.reshape(1)),
+    "polyval": lambda m, a: m.polyval(a.ravel(), 1.5) if a.size else m.polyval([1.0], 1.5),
+    "vander": lambda m, a: m.vander(a.ravel(), 3),
+    "nan_to_num_geomspace": lambda m, a: m.geomspace(1.0, 10.0, a.size),
+    "block": lambda m, a: m.block([a, a]) if a.ndim else m.block([[a]]),
+    "rollaxis": lambda m, a: m.rollaxis(a, -1) if a.ndim else m.rollaxis(a.reshape(1), 0),
+    "emath_sqrt": lambda m, a: m.emath.sqrt(a),
+    "emath_arcsin": lambda m, a: m.emath.arcsin(a),
+}
+
+
+@given(a=arrays(), name=st.sampled_from(sorted(ONE_ARRAY)))
+def test_special_values_of_the_other_new_functions(a, name):
+    check_like_numpy(lambda m: ONE_ARRAY[name](m, a))
