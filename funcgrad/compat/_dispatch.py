@@ -46,6 +46,8 @@ def as_t(x):
         return x
     if isinstance(x, Array):  # a funcgrad constant: stays one (it follows the tensors' device, see graph.py)
         return x
+    if x is None or isinstance(x, (str, bytes, dict, set)):  # PyTorch's argument parser: a TypeError
+        raise TypeError(f"expected a Tensor or a number as an operand, got {type(x).__name__}")
     from .creation import tensor  # noqa: PLC0415
 
     return tensor(x) if not isinstance(x, np.ndarray) else wrap(np.array(x))

@@ -107,7 +107,9 @@ def _host_data(data, exact=False):
         data = _tolist(data)
     host = np.array(data)
     if host.dtype == object:
-        raise TypeError(f"Could not infer dtype of {type(data).__name__} (non-numeric data)")
+        bad = next((d for d in _flat(data) if not isinstance(d, (bool, int, float, complex, np.generic))), data) \
+            if isinstance(data, (list, tuple)) else data
+        raise RuntimeError(f"Could not infer dtype of {type(bad).__name__}")
     if kind_of(host.dtype) == "f" and host.dtype != np.float16:
         if not isinstance(data, np.ndarray) and not exact:
             host = host.astype(dtypes.get_default_dtype().dtype)
@@ -151,6 +153,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
                       "or sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
+    if isinstance(dtype, str):
+        raise TypeError("tensor(): argument 'dtype' must be torch.dtype, not str")
     host = _host_data(data, exact=dtype is not None)
     if host.dtype == np.float64 and dtype is not None and dtypes.as_dtype(dtype) is dtypes.uint64 \
             and not isinstance(data, np.ndarray):  # numpy infers float64 for ints past int64 mixed with others
@@ -253,6 +257,8 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    if not isinstance(fill_value, (bool, int, float, complex, np.generic, Tensor)):
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not {type(fill_value).__name__}")
     if dtype is None:
         dtype = dtypes.result_type(fill_value)
     if isinstance(fill_value, Tensor):
@@ -266,6 +272,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if (vals[1] - vals[0]) * vals[2] < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         dtype = dtypes.get_default_dtype() if any(isinstance(v, float) for v in vals) else dtypes.int64
     npd = _dt(dtype)
@@ -286,15 +294,24 @@ def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=F
     return _finish(buf, None, device, requires_grad)
 
 
+def _steps(steps):
+    if int(steps) < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    return int(steps)
+
+
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    return _finish(np.linspace(start, end, int(steps)).astype(_dt(dtype)), None, device, requires_grad)
+    return _finish(np.linspace(start, end, _steps(steps)).astype(_dt(dtype)), None, device, requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    return _finish(np.logspace(start, end, int(steps), base=base).astype(_dt(dtype)), None, device, requires_grad)
+    return _finish(np.logspace(start, end, _steps(steps), base=base).astype(_dt(dtype)), None, device, requires_grad)
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    for name, v in (("n", n), ("m", m)):
+        if v is not None and v < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {v}")
     return _finish(np.eye(n, m, dtype=_dt(dtype)), None, device, requires_grad)
 
 
@@ -332,11 +349,15 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         low, high = 0, low
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     buf = _rng(generator).integers(low, high, _shape((size,)))
     return _finish(buf.astype(_dt(dtype, np.dtype(np.int64))), None, device, requires_grad)
 
 
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    if int(n) < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {int(n)}: [{int(n)}]")
     return _finish(_rng(generator).permutation(int(n)).astype(_dt(dtype, np.dtype(np.int64))), None, device,
                    requires_grad)
 
@@ -344,6 +365,9 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
     m = backend.to_numpy(mean._value) if isinstance(mean, Tensor) else mean
     s = backend.to_numpy(std._value) if isinstance(std, Tensor) else std
+    if bool(np.any(np.asarray(s) < 0)):
+        raise RuntimeError("normal expects all elements of std >= 0.0" if isinstance(std, Tensor) else
+                           f"normal expects std >= 0.0, but found std {std}")
     shape = _shape((size,)) if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
     like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
     npd = _dt(dtype, like._value.dtype if like is not None else None)
@@ -356,6 +380,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
 
 
 def _like(fn, t, dtype, device, requires_grad, *args, **kw):
+    if not isinstance(t, Tensor):
+        raise TypeError(f"{fn.__name__}_like(): argument 'input' (position 1) must be Tensor, not {type(t).__name__}")
     dtype = t.dtype if dtype is None else dtype
     device = t.device if device is None else device
     return fn(*args, tuple(t.shape), dtype=dtype, device=device, requires_grad=requires_grad, **kw)

@@ -21,17 +21,6 @@ from ._exception_cases import CASES
 EXPECTED = json.loads((pathlib.Path(__file__).parent / "_exception_classes_torch.json").read_text())
 
 KNOWN_DIFFERENT = {
-    'randint_low_high': 'ValueError',  # torch: RuntimeError
-    'full_none': None,  # torch: TypeError
-    'arange_bad_range': None,  # torch: RuntimeError
-    'linspace_neg_steps': 'ValueError',  # torch: RuntimeError
-    'eye_negative': 'ValueError',  # torch: RuntimeError
-    'tensor_none': 'TypeError',  # torch: RuntimeError
-    'tensor_bad_dtype': None,  # torch: TypeError
-    'tensor_object': 'TypeError',  # torch: RuntimeError
-    'normal_neg_std': None,  # torch: RuntimeError
-    'zeros_like_nontensor': 'AttributeError',  # torch: TypeError
-    'randperm_neg': None,  # torch: RuntimeError
 }
 
 

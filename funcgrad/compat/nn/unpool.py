@@ -14,7 +14,7 @@ import numpy as np
 
 from ...backend import kind_of
 from ... import backend
-from .. import creation as _c
+from .. import creation as _c, dtypes
 from .module import Module
 
 __all__ = ["MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
@@ -53,7 +53,7 @@ def max_pool_indices(input, out, kernel_size, stride, padding, dilation, nd):
         o = np.arange(osz[i]).reshape((-1,) + (1,) * (nd - 1 - i))
         pos = o * s[i] - p[i] + offs[..., i] * d[i]
         flat = flat * spatial[i] + pos
-    return _c.tensor(flat, dtype="int64", device=input.device)
+    return _c.tensor(flat, dtype=dtypes.int64, device=input.device)
 
 
 def _unpool(input, indices, kernel_size, stride, padding, output_size, nd, fname):
