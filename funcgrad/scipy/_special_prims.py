@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 
+from ..primitives.elementwise import absolute as abs_
 from ..primitives.elementwise import defderiv, exp, log, safe_mul, where
 from ..primitives.special import erf, special_primitive
 from ..primitives.special_gamma import betaln, digamma, gammaln, xlog1py, xlogy
@@ -96,9 +97,22 @@ expi = _unary("expi", lambda ans, x: exp(x) / x, safe=True, saves_out=False)
 # E_n' = -E_{n-1} = -(exp(-x) - (n - 1) E_n) / x  (the recurrence, valid for every n >= 0)
 expn = _last_arg("expn", lambda ans, n, x: ((n - 1.0) * ans - exp(-x)) / x, 2, orders=(0,))
 
-# spence(z) = integral_1^z log(t) / (1 - t) dt: the derivative is log(z) / (1 - z), -1 at z = 1
-spence = _unary("spence", lambda ans, z: where(z == 1.0, -1.0, log(z) / (1.0 - where(z == 1.0, 0.0, z))),
-                safe=True, saves_out=False)
+
+
+def _log_over_one_minus(z):
+    """log(z) / (1 - z); near z = 1 its series -sum_k (1 - z)^k / (k + 1) (every derivative finite)."""
+    u = 1.0 - z
+    near = abs_(u) < 1e-2
+    us = where(near, u, 0.0)
+    poly = 0.0 * us - 1.0 / 10.0
+    for k in range(8, -1, -1):
+        poly = poly * us - 1.0 / (k + 1)
+    uf = where(near, 1.0, u)
+    return where(near, poly, log(1.0 - uf) / uf)
+
+
+# spence(z) = integral_1^z log(t) / (1 - t) dt: the derivative is log(z) / (1 - z)
+spence = _unary("spence", lambda ans, z: _log_over_one_minus(z), safe=True, saves_out=False)
 
 owens_t_p = special_primitive("owens_t")
 _INV_2PI = 1.0 / (2.0 * math.pi)

@@ -38,6 +38,12 @@ from ._special_elementary import (  # noqa: F401  (re-exported)
     sinc, sindg, softplus, tandg,
 )
 from ._special_elementary import __all__ as _ELEMENTARY
+from ._special_polys import (  # noqa: F401  (re-exported)
+    assoc_laguerre, eval_chebyc, eval_chebys, eval_chebyt, eval_chebyu, eval_gegenbauer, eval_genlaguerre,
+    eval_hermite, eval_hermitenorm, eval_jacobi, eval_laguerre, eval_legendre, eval_sh_chebyt, eval_sh_chebyu,
+    eval_sh_legendre, hyp0f1, hyp1f1, hyp2f1, hyperu, ivp, jve, jvp, kvp, wrightomega, yve, yvp, zeta, zetac,
+)
+from ._special_polys import __all__ as _POLYS
 
 __all__ = [
     "erf", "erfc", "erfinv", "erfcinv", "ndtr", "log_ndtr", "gamma", "gammaln", "digamma", "psi", "polygamma",
@@ -46,7 +52,7 @@ __all__ = [
     "rel_entr", "i0", "i1", "i0e", "i1e", "iv", "ive", "jv", "jn", "j0", "j1", "y0", "y1", "yn",
     "ndtri", "ndtri_exp", "gammaincinv", "gammainccinv", "betaincinv", "betainccinv", "betaincc", "stdtr",
     "stdtrit", "gammasgn", "erfcx", "erfi", "dawsn", "exp1", "expi", "expn", "owens_t", "spence", "k0", "k1",
-    "k0e", "k1e", "kv", "kve", "kn", "yv", "poch", "binom", *_cdf.__all__, *_ELEMENTARY,
+    "k0e", "k1e", "kv", "kve", "kn", "yv", "poch", "binom", *_cdf.__all__, *_ELEMENTARY, *_POLYS,
 ]
 
 
