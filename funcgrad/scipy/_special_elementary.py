@@ -8,6 +8,7 @@ that an unused branch cannot put NaN into a gradient.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -162,7 +163,7 @@ def powm1(x, y, out=None):
     other = _where(x == 0, at0, _where(integer, neg, np.nan))
     smooth = _where(y == 0, 0.0 * x * y, _where(pos, val, other))
     return _finite_or(lambda x, y: _where(y == 0, 0.0, _where(x == 1, 0.0, _where(
-        fnp.logical_and(x < 0, fnp.isinf(y)), np.nan, fnp.power(x, y) - 1.0))), smooth, x, y)
+        fnp.logical_and(x < 0, fnp.logical_or(fnp.isinf(y), fnp.floor(y) != y)), np.nan, fnp.power(x, y) - 1.0))), smooth, x, y)
 
 
 def huber(delta, r, out=None):
@@ -185,7 +186,7 @@ def pseudo_huber(delta, r, out=None):
     q = r / d
     val = (r * r) / (fnp.hypot(1.0, q) + 1.0)
     smooth = _where(pos, val, _where(delta == 0, 0.0, np.inf))
-    return _finite_or(lambda d, r: _where(r == 0, 0.0, _where(d < 0, np.inf, _where(d == 0, 0.0, d * d * (fnp.sqrt(1.0 + (r / d) ** 2) - 1.0)))),
+    return _finite_or(lambda d, r: _where(d < 0, np.inf, _where(r == 0, 0.0, _where(d == 0, 0.0, d * d * (fnp.sqrt(1.0 + (r / d) ** 2) - 1.0)))),
                       smooth, delta, r)
 
 
@@ -379,8 +380,8 @@ def comb(N, k, *, exact=False, repetition=False):
         raise ValueError("funcgrad.scipy.special.comb: exact=True (integer arithmetic) has no "
                          "derivative; use scipy.special.comb(N, k, exact=True)")
     N, k = _float(N), _float(k)
-    if repetition:
-        N = N + k - 1.0
+    if repetition:  # scipy: binom(N + k - 1, k), and 1 for k == 0 <= N
+        return _where(fnp.logical_and(k == 0, N >= 0), 1.0, _sp.binom(N + k - 1.0, k))
     ok = fnp.logical_and(fnp.logical_and(k <= N, N >= 0), k >= 0)
     return _where(ok, _sp.binom(_where(ok, N, 1.0), _where(ok, k, 0.0)), 0.0)
 
@@ -401,3 +402,19 @@ def _no_out(out, name):
     if out is not None:
         raise TypeError(f"funcgrad.scipy.special.{name}: out= is not supported (arrays are immutable); "
                         "use the returned array")
+
+
+def _quiet(fn):
+    """Evaluate ``fn`` with numpy's floating-point warnings off: like scipy's ufuncs, edge
+    values (0, inf, nan) give their IEEE results silently (the unused branches of the
+    double-where pattern would otherwise warn)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return wrapper
+
+
+for _name in __all__:
+    globals()[_name] = _quiet(globals()[_name])
+del _name
