@@ -77,8 +77,8 @@ def special_status(name):
     if name in POLYNOMIAL_OBJECTS:
         return "not applicable", "returns a numpy.poly1d object of integer degree; for values use eval_" + name
     if "roots" in name or name.endswith("zeros") or name.endswith("_seq") or name in ("lqmn", "lqn"):
-        return "not applicable", "tables (quadrature nodes and weights, zeros, coefficient sequences) for " \
-                                 "integer orders: no differentiable argument"
+        return "not applicable", "tables for integer orders (quadrature nodes and weights, zeros, " \
+                                 "coefficient sequences), computed once outside differentiated code: use scipy's"
     if isinstance(obj, np.ufunc):
         if not _real_loops(obj):
             return "not applicable", "complex-valued (no real loop in scipy): funcgrad.scipy.special takes " \

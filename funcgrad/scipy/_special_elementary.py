@@ -16,6 +16,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..primitives import special_gamma as _sg
 from ..primitives import special_log as _sl
+from ..primitives.special import special_dtype as _special_dtype
 from ..transforms.api import stop_gradient
 from . import _special_prims as _sp
 
@@ -407,11 +408,16 @@ def _no_out(out, name):
 def _quiet(fn):
     """Evaluate ``fn`` with numpy's floating-point warnings off: like scipy's ufuncs, edge
     values (0, inf, nan) give their IEEE results silently (the unused branches of the
-    double-where pattern would otherwise warn)."""
+    double-where pattern would otherwise warn); float32 inputs give float32."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
+            out = fn(*args, **kwargs)
+        # funcgrad's float policy (float32 in, float32 out), which scalar edge values inside
+        # where() would otherwise widen
+        if out.dtype == np.float64 and _special_dtype(*args) == np.float32:
+            out = fnp.astype(out, np.float32)
+        return out
     return wrapper
 
 

@@ -71,7 +71,8 @@ def quantile(q, loc, scale, qz, lower, upper, *params, valid=None):
     q, loc, scale, *params = args(q, loc, scale, *params)
     inner = _ew.logical_and(q > 0, q < 1)
     z = qz(safe(inner, q, 0.5), *params)
-    z = select(inner, z, select(q == 0, lower, select(q == 1, upper, np.nan)))
+    ends = _ew.astype(select(q == 0, lower, select(q == 1, upper, np.nan)), z.dtype)  # (a where of scalars is float64)
+    z = select(inner, z, ends)
     out = valid_scale(loc + scale * z, scale)
     return out if valid is None else select(valid(*params), out, np.nan)
 

@@ -16,7 +16,7 @@ from ...numpy import _reductions as _red
 from ...transforms.api import stop_gradient
 from .. import special as _sp
 from .. import _special_prims as _px
-from ._common import Distribution, args, entropy_of, quantile, safe, select, standardize, valid_scale
+from ._common import LOG_2PI, Distribution, args, entropy_of, quantile, safe, select, standardize, valid_scale
 
 __all__ = ["gamma", "chi2", "beta", "poisson", "dirichlet"]
 
@@ -38,7 +38,7 @@ def _gamma_entropy_std(a):
     ar = safe(big, 1.0, a)
     regular = _sp.digamma(ar) * (1.0 - ar) + ar + _sp.gammaln(ar)
     ab = safe(big, a, 250.0)
-    asym = (0.5 * (1.0 + np.log(2.0 * np.pi) + _ew.log(ab)) - 1.0 / (3.0 * ab) - ab ** -2.0 / 12.0
+    asym = (0.5 * (1.0 + LOG_2PI + _ew.log(ab)) - 1.0 / (3.0 * ab) - ab ** -2.0 / 12.0
             - ab ** -3.0 / 90.0 + ab ** -4.0 / 120.0)
     return select(big, asym, regular)
 
