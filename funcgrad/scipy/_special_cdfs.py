@@ -11,6 +11,10 @@ are not differentiable (MissingRuleError).
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from ..primitives.elementwise import safe_mul
 from ..primitives.rounding import floor
 from ..primitives.special import special_primitive
@@ -29,8 +33,13 @@ def _prim(name, *derivs, saves_out=False):
     return p.bind
 
 
+def _floor(k):
+    """floor(k), with no derivative; Python numbers stay Python numbers (x's device decides)."""
+    return float(math.floor(k)) if isinstance(k, (int, float, np.integer, np.floating)) else floor(k)
+
+
 def _k1(k):
-    return floor(k) + 1.0  # floor has a zero derivative: counts do not carry one
+    return _floor(k) + 1.0
 
 
 # Poisson: pdtr(k, m) = Q(k + 1, m), pdtrc = P(k + 1, m); pdtri inverts pdtr in m
@@ -52,9 +61,9 @@ chdtrc = _prim("chdtrc", None, lambda ans, v, x: -0.5 * _gamma_density(0.5 * v, 
 chdtri = _prim("chdtri", None, lambda ans, v, p: -2.0 / _gamma_density(0.5 * v, 0.5 * ans), saves_out=True)
 
 # binomial: bdtr(k, n, p) = I_{1-p}(n - k, k + 1); bdtri inverts bdtr in p
-bdtr = _prim("bdtr", None, None, lambda ans, k, n, p: -_beta_density(_k1(k), n - floor(k), p))
-bdtrc = _prim("bdtrc", None, None, lambda ans, k, n, p: _beta_density(_k1(k), n - floor(k), p))
-bdtri = _prim("bdtri", None, None, lambda ans, k, n, y: -1.0 / _beta_density(_k1(k), n - floor(k), ans),
+bdtr = _prim("bdtr", None, None, lambda ans, k, n, p: -_beta_density(_k1(k), n - _floor(k), p))
+bdtrc = _prim("bdtrc", None, None, lambda ans, k, n, p: _beta_density(_k1(k), n - _floor(k), p))
+bdtri = _prim("bdtri", None, None, lambda ans, k, n, y: -1.0 / _beta_density(_k1(k), n - _floor(k), ans),
               saves_out=True)
 
 # negative binomial: nbdtr(k, n, p) = I_p(n, k + 1)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..primitives.elementwise import safe_mul, where
 from ..primitives.special import special_primitive
 from ..primitives.special_bessel import iv, jv
@@ -32,17 +34,27 @@ def _in_x(name, deriv, nargs, saves_out=False):
     return p.bind
 
 
+_SCALARS = (int, float, np.integer, np.floating)
+
+
 def _lower(n):
-    """n - 1, with 1 standing in where n == 0 (whose derivative is 0: the double-where pattern)."""
+    """n - 1, with 1 standing in where n == 0 (whose derivative is 0: the double-where
+    pattern).  Python numbers stay Python numbers (so they follow x to its device)."""
+    if isinstance(n, _SCALARS):
+        return float(n) - 1.0 if n != 0 else 0.0
     return where(n == 0, 1.0, n) - 1.0
 
 
 def _lower_int(n):
     """_lower for integer degrees (eval_hermite's loops take integers only)."""
+    if isinstance(n, _SCALARS):
+        return int(n) - 1 if n != 0 else 0
     return where(n == 0, 1, n) - 1
 
 
 def _nz(n, value):
+    if isinstance(n, _SCALARS):
+        return value if n != 0 else 0.0 * value
     return where(n == 0, 0.0, value)
 
 
@@ -122,9 +134,11 @@ _wrightomega_p.defjvp(lambda t, ans, x: t * (ans / (1.0 + ans)))
 wrightomega = _wrightomega_p.bind
 
 # Riemann's zeta(x) and zetac(x) = zeta(x) - 1: no derivative in x (d/dx zeta has no scipy
-# function to build it from); Hurwitz's zeta(x, q): d/dq = -x zeta(x + 1, q)
-_riemann = special_primitive("zeta_riemann", "zeta").bind
-zetac = special_primitive("zetac").bind
+# function to build it from: the None rule makes differentiating them a MissingRuleError);
+# Hurwitz's zeta(x, q): d/dq = -x zeta(x + 1, q)
+_riemann_p = special_primitive("zeta_riemann", "zeta").defvjp(None).defjvp(None)
+_riemann = _riemann_p.bind
+zetac = special_primitive("zetac").defvjp(None).defjvp(None).bind
 _hurwitz_p = special_primitive("zeta_hurwitz", "zeta")
 _hurwitz_p.defvjp(None, lambda g, ans, x, q: g * (-x * _hurwitz(x + 1.0, q)), saves_out=False)
 _hurwitz_p.defjvp(None, lambda t, ans, x, q: t * (-x * _hurwitz(x + 1.0, q)))
