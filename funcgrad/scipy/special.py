@@ -44,6 +44,11 @@ from ._special_polys import (  # noqa: F401  (re-exported)
     eval_sh_legendre, hyp0f1, hyp1f1, hyp2f1, hyperu, ivp, jve, jvp, kvp, wrightomega, yve, yvp, zeta, zetac,
 )
 from ._special_polys import __all__ as _POLYS
+from ._special_multi import (  # noqa: F401  (re-exported)
+    airy, ellipe, ellipj, ellipk, ellipkm1, fresnel, modstruve, shichi, sici, spherical_in, spherical_jn,
+    spherical_kn, spherical_yn, struve,
+)
+from ._special_multi import __all__ as _MULTI
 
 __all__ = [
     "erf", "erfc", "erfinv", "erfcinv", "ndtr", "log_ndtr", "gamma", "gammaln", "digamma", "psi", "polygamma",
@@ -52,7 +57,7 @@ __all__ = [
     "rel_entr", "i0", "i1", "i0e", "i1e", "iv", "ive", "jv", "jn", "j0", "j1", "y0", "y1", "yn",
     "ndtri", "ndtri_exp", "gammaincinv", "gammainccinv", "betaincinv", "betainccinv", "betaincc", "stdtr",
     "stdtrit", "gammasgn", "erfcx", "erfi", "dawsn", "exp1", "expi", "expn", "owens_t", "spence", "k0", "k1",
-    "k0e", "k1e", "kv", "kve", "kn", "yv", "poch", "binom", *_cdf.__all__, *_ELEMENTARY, *_POLYS,
+    "k0e", "k1e", "kv", "kve", "kn", "yv", "poch", "binom", *_cdf.__all__, *_ELEMENTARY, *_POLYS, *_MULTI,
 ]
 
 

@@ -104,3 +104,31 @@ SPECS = [
     Spec("zeta_hurwitz", ("zeta_hurwitz",), lambda q, x: fsp.zeta(x, q),
          _last(0.5, 3.0, (st.sampled_from([2.0, 3.5]),)).map(lambda d: (d[0], {"x": d[1]["pre"][0]}))),
 ]
+
+
+def _result(name, fn, i, low, high, *consts, **kw):
+    return _spec(name, lambda *a: fn(*a)[i], low, high, *consts, prims=(name,), **kw)
+
+
+SPECS += [
+    _result("sici_si", fsp.sici, 0, 0.3, 3.0), _result("sici_ci", fsp.sici, 1, 0.3, 3.0),
+    _result("shichi_shi", fsp.shichi, 0, 0.3, 2.0), _result("shichi_chi", fsp.shichi, 1, 0.3, 2.0),
+    _result("fresnel_s", fsp.fresnel, 0, -1.5, 1.5), _result("fresnel_c", fsp.fresnel, 1, -1.5, 1.5),
+    _result("airy_ai", fsp.airy, 0, -2.0, 2.0), _result("airy_aip", fsp.airy, 1, -2.0, 2.0),
+    _result("airy_bi", fsp.airy, 2, -2.0, 2.0), _result("airy_bip", fsp.airy, 3, -2.0, 2.0),
+    Spec("ellipk", ("ellipk",), fsp.ellipk, unary(-0.8, 0.8)),
+    Spec("ellipe", ("ellipe",), fsp.ellipe, unary(-0.8, 0.8)),
+    Spec("ellipkm1", ("ellipkm1",), fsp.ellipkm1, unary(0.2, 0.9)),
+    _spec("struve", "struve", 0.3, 3.0, st.sampled_from([0.0, 1.5])),
+    _spec("modstruve", "modstruve", 0.3, 3.0, st.sampled_from([0.0, 1.5])),
+]
+for _i, _part in enumerate(("sn", "cn", "dn", "ph")):
+    SPECS.append(Spec(f"ellipj_{_part}", (f"ellipj_{_part}",), lambda u, m, i=_i: fsp.ellipj(u, m)[i],
+                      _last(-2.0, 2.0, (st.sampled_from([0.2, 0.7]),)).map(lambda d: (d[0], {"m": d[1]["pre"][0]}))))
+for _kind in ("jn", "yn", "in", "kn"):
+    _f = getattr(fsp, f"spherical_{_kind}")
+    SPECS.append(_spec(f"spherical_{_kind}", lambda n, z, f=_f: f(n, z), 0.5, 3.0, st.sampled_from([0, 2]),
+                       prims=(f"spherical_{_kind}",)))
+    SPECS.append(_spec(f"spherical_{_kind}_prime", lambda n, z, f=_f: f(n, z, True), 0.5, 3.0,
+                       st.sampled_from([0, 2]), prims=(f"spherical_{_kind}_prime",)))
+del _i, _part, _kind, _f
