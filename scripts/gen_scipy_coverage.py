@@ -43,6 +43,14 @@ INTEGER_ONLY = {
 POLYNOMIAL_OBJECTS = ("chebyc", "chebys", "chebyt", "chebyu", "gegenbauer", "genlaguerre", "hermite",
                       "hermitenorm", "jacobi", "laguerre", "legendre", "sh_chebyt", "sh_chebyu",
                       "sh_jacobi", "sh_legendre")
+# functions (not ufuncs, so no loop table to read) whose results are complex for real input
+COMPLEX_RESULTS = {
+    "h1vp": "derivatives of the Hankel function H1 (complex)",
+    "h2vp": "derivatives of the Hankel function H2 (complex)",
+    "lambertw": "returns complex values (also on the real branch)",
+    "sph_harm_y": "complex spherical harmonics",
+    "sph_harm_y_all": "complex spherical harmonics",
+}
 ERROR_STATE = ("geterr", "seterr", "errstate", "SpecialFunctionError", "SpecialFunctionWarning")
 
 MISSING_REASONS = {
@@ -74,6 +82,8 @@ def special_status(name):
         return "not applicable", "a module, not a function"
     if name in INTEGER_ONLY:
         return "not applicable", INTEGER_ONLY[name] + ": integer arguments only, nothing to differentiate"
+    if name in COMPLEX_RESULTS:
+        return "not applicable", COMPLEX_RESULTS[name] + ": funcgrad.scipy.special takes and returns real arrays"
     if name in POLYNOMIAL_OBJECTS:
         return "not applicable", "returns a numpy.poly1d object of integer degree; for values use eval_" + name
     if "roots" in name or name.endswith("zeros") or name.endswith("_seq") or name in ("lqmn", "lqn"):

@@ -5,20 +5,21 @@ one primitive per result, values from scipy.special, rules written with funcgrad
 The rules close over the family, so every order works: Ai' = Ai', Ai'' = x Ai; sn' = cn dn,
 cn' = -sn dn, dn' = -m sn cn; spherical functions obey
 f'' = -2 f' / z -+ (1 - n(n + 1) / z^2) f.  Orders and the parameter m of ellipj are not
-differentiable (MissingRuleError).
+differentiable (MissingRuleError); nor is m of ellipkinc/ellipeinc (their phi-derivatives
+are 1/Delta and Delta, Delta = sqrt(1 - m sin(phi)^2)).
 """
 
 from __future__ import annotations
 
 import math
 
-from ..primitives.elementwise import cos, safe_mul, sin, where
+from ..primitives.elementwise import cos, safe_mul, sin, sqrt, where
 from ..primitives.trig import cosh, sinh
 from ..primitives.special import missing_error, special_namespace, special_primitive
 from ..primitives.special_gamma import gamma
 
 __all__ = ["sici", "shichi", "fresnel", "airy", "ellipj", "spherical_jn", "spherical_yn", "spherical_in",
-           "spherical_kn", "ellipk", "ellipe", "ellipkm1", "struve", "modstruve"]
+           "spherical_kn", "ellipk", "ellipe", "ellipkm1", "ellipkinc", "ellipeinc", "struve", "modstruve"]
 
 
 def _result_of(name, sp_name, index=None, orders=(), **call_kwargs):
@@ -192,6 +193,25 @@ ellipk = _unary_rules(special_primitive("ellipk"), lambda ans, m: _dk(m))
 ellipe = _unary_rules(special_primitive("ellipe"), lambda ans, m: _de(m))
 # ellipkm1(p) = K(1 - p)
 ellipkm1 = _unary_rules(special_primitive("ellipkm1"), lambda ans, p: -_dk(1.0 - p))
+
+
+
+
+def _first_only(p, deriv):
+    """Rules of p(phi, m): differentiable in phi only."""
+    p.defvjp(lambda g, ans, phi, m: safe_mul(g, deriv(phi, m)), None, saves_out=False)
+    p.defjvp(lambda t, ans, phi, m: safe_mul(t, deriv(phi, m)), None)
+    return p.bind
+
+
+def _delta(phi, m):
+    s = sin(phi)
+    return sqrt(1.0 - m * (s * s))
+
+
+# incomplete elliptic integrals F(phi | m), E(phi | m): d/dphi = 1 / Delta, Delta (in phi only)
+ellipkinc = _first_only(special_primitive("ellipkinc"), lambda phi, m: 1.0 / _delta(phi, m))
+ellipeinc = _first_only(special_primitive("ellipeinc"), _delta)
 
 
 # --- Struve functions: H_v' = (H_{v-1} - H_{v+1}) / 2 + (x/2)^v / (2 sqrt(pi) gamma(v + 3/2)) -------

@@ -45,7 +45,7 @@ from ._special_polys import (  # noqa: F401  (re-exported)
 )
 from ._special_polys import __all__ as _POLYS
 from ._special_multi import (  # noqa: F401  (re-exported)
-    airy, ellipe, ellipj, ellipk, ellipkm1, fresnel, modstruve, shichi, sici, spherical_in, spherical_jn,
+    airy, ellipe, ellipeinc, ellipj, ellipk, ellipkinc, ellipkm1, fresnel, modstruve, shichi, sici, spherical_in, spherical_jn,
     spherical_kn, spherical_yn, struve,
 )
 from ._special_multi import __all__ as _MULTI

@@ -89,3 +89,14 @@ def test_float32_and_broadcasting():
     for out in (*fsp.sici(x), *fsp.airy(x), fsp.ellipk(x * 0.5), fsp.spherical_jn(1, x), fsp.struve(0.5, x)):
         assert out.dtype == np.float32 and out.shape == (2, 1)
     assert fsp.ellipj(x, fnp.asarray(np.array([0.1, 0.5], np.float32)))[0].shape == (2, 2)
+
+
+def test_incomplete_elliptic_integrals():
+    phi = np.array([-1.0, 0.0, 0.4, 1.2, 3.0, np.inf, np.nan])
+    for name in ("ellipkinc", "ellipeinc"):
+        for m in (-0.5, 0.0, 0.3, 0.9, 1.0):
+            with np.errstate(all="ignore"):
+                _close(getattr(fsp, name)(phi, m), getattr(ss, name)(phi, m))
+        check_grads(lambda p: getattr(fsp, name)(p, 0.6), (fnp.asarray([-1.0, 0.4, 1.2, 3.0]),), order=2)
+    g = fg.grad(lambda p: fsp.ellipkinc(p, 0.6))(0.7)
+    assert float(g) == pytest.approx(1 / np.sqrt(1 - 0.6 * np.sin(0.7) ** 2), rel=1e-14)

@@ -132,3 +132,8 @@ for _kind in ("jn", "yn", "in", "kn"):
     SPECS.append(_spec(f"spherical_{_kind}_prime", lambda n, z, f=_f: f(n, z, True), 0.5, 3.0,
                        st.sampled_from([0, 2]), prims=(f"spherical_{_kind}_prime",)))
 del _i, _part, _kind, _f
+SPECS += [
+    Spec(name, (name,), lambda p, m, f=getattr(fsp, name): f(p, m),
+         _last(-2.0, 2.0, (st.sampled_from([0.2, 0.7]),)).map(lambda d: (d[0], {"m": d[1]["pre"][0]})))
+    for name in ("ellipkinc", "ellipeinc")
+]
