@@ -15,12 +15,13 @@ import math
 
 import numpy as np
 
-from ..primitives.elementwise import safe_mul
+from ..primitives.elementwise import exp, safe_mul
 from ..primitives.rounding import floor
 from ..primitives.special import special_primitive
-from ._special_prims import _beta_density, _gamma_density
+from . import _special_prims as _px
+from ._special_prims import _SQRT_2PI, _beta_density, _gamma_density
 
-__all__ = ["pdtr", "pdtrc", "pdtri", "gdtr", "gdtrc", "gdtrix", "chdtr", "chdtrc", "chdtri",
+__all__ = ["nrdtrimn", "nrdtrisd", "gdtria", "pdtr", "pdtrc", "pdtri", "gdtr", "gdtrc", "gdtrix", "chdtr", "chdtrc", "chdtri",
            "bdtr", "bdtrc", "bdtri", "fdtr", "fdtrc", "fdtri", "nbdtr", "nbdtrc", "nbdtri"]
 
 
@@ -83,6 +84,9 @@ fdtrc = _prim("fdtrc", None, None, lambda ans, dfn, dfd, x: -_f_density(dfn, dfd
 fdtri = _prim("fdtri", None, None, lambda ans, dfn, dfd, p: 1.0 / _f_density(dfn, dfd, ans), saves_out=True)
 
 DOCS = {
+    "nrdtrimn": "nrdtrimn(p, std, x): the mean with ndtr((x - mean) / std) == p; differentiable in p, std, x.",
+    "nrdtrisd": "nrdtrisd(mn, p, x): the std with ndtr((x - mn) / std) == p; differentiable in mn, p, x.",
+    "gdtria": "gdtria(p, b, x): the rate a with gdtr(a, b, x) == p; differentiable in p and x.",
     "pdtr": "pdtr(k, m): the Poisson cdf at floor(k) with mean m; differentiable in m.",
     "pdtrc": "pdtrc(k, m): the Poisson survival function; differentiable in m.",
     "pdtri": "pdtri(k, y): the mean m with pdtr(k, m) == y; differentiable in y.",
@@ -102,3 +106,20 @@ DOCS = {
     "nbdtrc": "nbdtrc(k, n, p): the negative binomial survival function; differentiable in p.",
     "nbdtri": "nbdtri(k, n, y): the p with nbdtr(k, n, p) == y; differentiable in y.",
 }
+
+
+# --- the parameters of a normal / gamma distribution from a probability ------------------------
+# nrdtrimn(p, std, x) = x - std ndtri(p); nrdtrisd(mn, p, x) = (x - mn) / ndtri(p);
+# gdtria(p, b, x) = gammaincinv(b, p) / x (not in the shape b)
+
+def _dndtri(p):
+    return _SQRT_2PI * exp(0.5 * (_px.ndtri(p) ** 2))
+
+
+nrdtrimn = _prim("nrdtrimn", lambda ans, p, std, x: -std * _dndtri(p), lambda ans, p, std, x: -_px.ndtri(p),
+                 lambda ans, p, std, x: 1.0 + 0.0 * x)
+nrdtrisd = _prim("nrdtrisd", lambda ans, mn, p, x: -1.0 / _px.ndtri(p),
+                 lambda ans, mn, p, x: -(x - mn) * _dndtri(p) / _px.ndtri(p) ** 2,
+                 lambda ans, mn, p, x: 1.0 / _px.ndtri(p))
+gdtria = _prim("gdtria", lambda ans, p, b, x: 1.0 / (x * _gamma_density(b, ans * x)), None,
+               lambda ans, p, b, x: -ans / x, saves_out=True)

@@ -84,6 +84,22 @@ def test_derivatives_in_the_last_argument(name, pre, x):
     check_grads(lambda v: f(*pre, v), (fnp.asarray(np.array(x)),), order=2)
 
 
+def test_distribution_parameter_inverses():
+    v = np.array([-1.0, 0, 0.3, 1, 2.5, np.inf, np.nan])
+    u = np.array([-0.1, 0, 0.2, 0.5, 0.9, 1, np.nan])
+    for name, grids in (("nrdtrimn", (u, v, v)), ("nrdtrisd", (v, u, v)), ("gdtria", (u, v, v))):
+        args = np.meshgrid(*grids, indexing="ij")
+        with np.errstate(all="ignore"):
+            want = getattr(ss, name)(*args)
+        np.testing.assert_allclose(np.asarray(getattr(fsp, name)(*args)), want, rtol=1e-12, equal_nan=True)
+    check_grads(fsp.nrdtrimn, (fnp.asarray([0.2, 0.7]), fnp.asarray([0.5, 2.0]), fnp.asarray([1.0, -0.3])), order=2)
+    check_grads(fsp.nrdtrisd, (fnp.asarray([0.2, -0.7]), fnp.asarray([0.2, 0.7]), fnp.asarray([1.0, 0.3])), order=2)
+    check_grads(lambda p, x: fsp.gdtria(p, 2.5, x), (fnp.asarray([0.2, 0.7]), fnp.asarray([0.5, 2.0])), order=2)
+    # the mean found from (p, std, x) puts x at quantile p
+    mn = fsp.nrdtrimn(0.3, 2.0, 1.0)
+    assert float(fsp.ndtr((1.0 - mn) / 2.0)) == pytest.approx(0.3, rel=1e-13)
+
+
 @pytest.mark.parametrize("name", ["owens_t", "poch", "binom", "gdtr", "gdtrc", "gdtrix"])
 def test_derivatives_in_two_arguments(name):
     f = getattr(fsp, name)

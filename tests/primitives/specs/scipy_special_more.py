@@ -137,3 +137,16 @@ SPECS += [
          _last(-2.0, 2.0, (st.sampled_from([0.2, 0.7]),)).map(lambda d: (d[0], {"m": d[1]["pre"][0]})))
     for name in ("ellipkinc", "ellipeinc")
 ]
+
+
+@st.composite
+def _three(draw, ranges):
+    shapes = draw(fst.mutually_broadcastable_shapes(3))
+    return tuple(draw(floats_of(s, lo, hi)) for s, (lo, hi) in zip(shapes, ranges)), {}
+
+
+SPECS += [
+    Spec("nrdtrimn", ("nrdtrimn",), fsp.nrdtrimn, _three(((0.1, 0.9), (0.5, 2.0), (-1.0, 1.0)))),
+    Spec("nrdtrisd", ("nrdtrisd",), fsp.nrdtrisd, _three(((-1.0, 1.0), (0.6, 0.9), (1.5, 3.0)))),
+    Spec("gdtria", ("gdtria",), lambda p, x: fsp.gdtria(p, 2.5, x), binary_broadcast(0.1, 0.9, 0.5, 2.0)),
+]
