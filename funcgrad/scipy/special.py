@@ -9,7 +9,10 @@ parameters of the incomplete gamma/beta functions are not differentiable
 
 erf, erfc, expit, logit, log_expit, xlogy, xlog1py, entr, rel_entr, logsumexp,
 softmax and log_softmax work without scipy; the others use scipy.special on
-the cpu (``pip install scipy``) and cupyx.scipy.special on cuda.
+the cpu (``pip install scipy``) and cupyx.scipy.special on cuda.  Functions
+composed from others (``_special_elementary``: rgamma, boxcox, kl_div, ...) need
+what their pieces need.  docs/scipy-coverage.md lists every scipy.special name with
+its status here.
 """
 
 from __future__ import annotations
@@ -27,12 +30,34 @@ from ..primitives import special_bessel as _sb
 from ..primitives import special_gamma as _sg
 from ..primitives import special_log as _sl
 from ..transforms.api import stop_gradient
+from . import _special_cdfs as _cdf
+from . import _special_prims as _px
+from ._special_elementary import (  # noqa: F401  (re-exported)
+    boxcox, boxcox1p, cbrt, comb, cosdg, cosm1, cotdg, exp2, exp10, expm1, exprel, factorial, huber,
+    inv_boxcox, inv_boxcox1p, kl_div, log1p, loggamma, perm, powm1, pseudo_huber, radian, rgamma, round,
+    sinc, sindg, softplus, tandg,
+)
+from ._special_elementary import __all__ as _ELEMENTARY
+from ._special_polys import (  # noqa: F401  (re-exported)
+    assoc_laguerre, eval_chebyc, eval_chebys, eval_chebyt, eval_chebyu, eval_gegenbauer, eval_genlaguerre,
+    eval_hermite, eval_hermitenorm, eval_jacobi, eval_laguerre, eval_legendre, eval_sh_chebyt, eval_sh_chebyu,
+    eval_sh_legendre, hyp0f1, hyp1f1, hyp2f1, hyperu, ivp, jve, jvp, kvp, wrightomega, yve, yvp, zeta, zetac,
+)
+from ._special_polys import __all__ as _POLYS
+from ._special_multi import (  # noqa: F401  (re-exported)
+    airy, ellipe, ellipeinc, ellipj, ellipk, ellipkinc, ellipkm1, fresnel, modstruve, shichi, sici, spherical_in, spherical_jn,
+    spherical_kn, spherical_yn, struve,
+)
+from ._special_multi import __all__ as _MULTI
 
 __all__ = [
     "erf", "erfc", "erfinv", "erfcinv", "ndtr", "log_ndtr", "gamma", "gammaln", "digamma", "psi", "polygamma",
     "multigammaln", "beta", "betaln", "betainc", "gammainc", "gammaincc", "expit", "logit",
     "log_expit", "logsumexp", "softmax", "log_softmax", "xlogy", "xlog1py", "entr",
     "rel_entr", "i0", "i1", "i0e", "i1e", "iv", "ive", "jv", "jn", "j0", "j1", "y0", "y1", "yn",
+    "ndtri", "ndtri_exp", "gammaincinv", "gammainccinv", "betaincinv", "betainccinv", "betaincc", "stdtr",
+    "stdtrit", "gammasgn", "erfcx", "erfi", "dawsn", "exp1", "expi", "expn", "owens_t", "spence", "k0", "k1",
+    "k0e", "k1e", "kv", "kve", "kn", "yv", "poch", "binom", *_cdf.__all__, *_ELEMENTARY, *_POLYS, *_MULTI,
 ]
 
 
@@ -87,6 +112,38 @@ j1 = _ufunc(_sb.j1, "j1", "Bessel function of the first kind, order 1.")
 y0 = _ufunc(_sb.y0, "y0", "Bessel function of the second kind, order 0 (d/dx = -y1).")
 y1 = _ufunc(_sb.y1, "y1", "Bessel function of the second kind, order 1.")
 yn = _ufunc(_sb.yn, "yn", "yn(n, x): Bessel function of the second kind of integer order n; differentiable in x.")
+
+ndtri = _ufunc(_px.ndtri, "ndtri", "the inverse of ndtr (the standard normal quantile); d/dp = 1 / pdf(ndtri(p)).")
+ndtri_exp = _ufunc(_px.ndtri_exp, "ndtri_exp", "ndtri(exp(y)), accurate for very negative y.")
+gammaincinv = _ufunc(_px.gammaincinv, "gammaincinv", "the x with gammainc(a, x) == y; differentiable in y.")
+gammainccinv = _ufunc(_px.gammainccinv, "gammainccinv", "the x with gammaincc(a, x) == y; differentiable in y.")
+betaincinv = _ufunc(_px.betaincinv, "betaincinv", "the x with betainc(a, b, x) == y; differentiable in y.")
+betainccinv = _ufunc(_px.betainccinv, "betainccinv", "the x with betaincc(a, b, x) == y; differentiable in y.")
+betaincc = _ufunc(_px.betaincc, "betaincc", "1 - betainc(a, b, x), accurate near 1; differentiable in x.")
+stdtr = _ufunc(_px.stdtr, "stdtr", "stdtr(df, t): Student's t cdf; differentiable in t.")
+stdtrit = _ufunc(_px.stdtrit, "stdtrit", "stdtrit(df, p): Student's t quantile; differentiable in p.")
+gammasgn = _ufunc(_px.gammasgn, "gammasgn", "the sign of gamma(x) (derivative 0).")
+erfcx = _ufunc(_px.erfcx, "erfcx", "exp(x^2) erfc(x), the scaled complementary error function.")
+erfi = _ufunc(_px.erfi, "erfi", "-i erf(i x), the imaginary error function (real for real x).")
+dawsn = _ufunc(_px.dawsn, "dawsn", "Dawson's integral exp(-x^2) integral_0^x exp(t^2) dt.")
+exp1 = _ufunc(_px.exp1, "exp1", "the exponential integral E1(x) = integral_1^inf exp(-x t) / t dt.")
+expi = _ufunc(_px.expi, "expi", "the exponential integral Ei(x).")
+expn = _ufunc(_px.expn, "expn", "expn(n, x): the generalized exponential integral E_n(x); differentiable in x.")
+owens_t = _ufunc(_px.owens_t, "owens_t", "Owen's T function T(h, a); differentiable in h and a.")
+spence = _ufunc(_px.spence, "spence", "Spence's function integral_1^z log(t) / (1 - t) dt (real z >= 0).")
+k0 = _ufunc(_px.k0, "k0", "modified Bessel function of the second kind, order 0 (d/dx = -k1).")
+k1 = _ufunc(_px.k1, "k1", "modified Bessel function of the second kind, order 1.")
+k0e = _ufunc(_px.k0e, "k0e", "exp(x) k0(x).")
+k1e = _ufunc(_px.k1e, "k1e", "exp(x) k1(x).")
+kv = kn = _ufunc(_px.kv, "kv", "kv(v, x): modified Bessel function of the second kind of real order v; differentiable in x.")
+kve = _ufunc(_px.kve, "kve", "kve(v, x) = exp(x) kv(v, x); differentiable in x.")
+yv = _ufunc(_px.yv, "yv", "yv(v, x): Bessel function of the second kind of real order v; differentiable in x.")
+poch = _ufunc(_px.poch, "poch", "the Pochhammer symbol gamma(z + m) / gamma(z); differentiable in z and m.")
+binom = _ufunc(_px.binom, "binom", "the binomial coefficient as a function of real n and k; differentiable in both.")
+
+for _name in _cdf.__all__:
+    globals()[_name] = _ufunc(getattr(_cdf, _name), _name, _cdf.DOCS[_name])
+del _name
 
 
 def multigammaln(a, d):

@@ -62,3 +62,28 @@ def safe(cond, z, fill):
     """z where cond, else ``fill``: evaluate a formula only where it is defined, so that
     the discarded branch cannot put NaN into gradients (the double-where pattern)."""
     return _ew.where(cond, z, fill)
+
+
+def quantile(q, loc, scale, qz, lower, upper, *params, valid=None):
+    """loc + scale * qz(q, *params) for q in (0, 1), scipy's support ends ``lower`` /
+    ``upper`` (standardised) at q == 0 / 1, NaN for q outside [0, 1], scale <= 0 or where
+    ``valid(*params)`` is false.  qz is evaluated only on safe q (0.5 elsewhere)."""
+    q, loc, scale, *params = args(q, loc, scale, *params)
+    inner = _ew.logical_and(q > 0, q < 1)
+    z = qz(safe(inner, q, 0.5), *params)
+    ends = _ew.astype(select(q == 0, lower, select(q == 1, upper, np.nan)), z.dtype)  # (a where of scalars is float64)
+    z = select(inner, z, ends)
+    out = valid_scale(loc + scale * z, scale)
+    return out if valid is None else select(valid(*params), out, np.nan)
+
+
+def entropy_of(h, scale, *params, valid=None):
+    """h(*params) + log(scale) (the differential entropy of a location-scale family), NaN for
+    scale <= 0 or where ``valid(*params)`` is false."""
+    scale, *params = args(scale, *params)
+    pos = scale > 0
+    ok = None if valid is None else valid(*params)
+    if ok is not None:  # h sees valid parameters only (1.0 elsewhere): no NaN in its gradient
+        params = [safe(ok, p, 1.0) for p in params]
+    out = select(pos, h(*params) + _ew.log(safe(pos, scale, 1.0)), np.nan)
+    return out if ok is None else select(ok, out, np.nan)

@@ -1,8 +1,9 @@
 """gamma, chi2, beta, poisson and dirichlet.
 
-Densities are differentiable in the variate and in every parameter; the cdfs
-(regularized incomplete gamma/beta functions) in the variate, loc and scale
-(and poisson's in mu), not in the shape parameters.
+Densities and entropies are differentiable in the variate and in every parameter; the cdfs
+(regularized incomplete gamma/beta functions) and ppf/isf (their inverses) in the variate
+(the probability), loc and scale (and poisson's cdfs in mu), not in the shape parameters.
+poisson's ppf/isf are integer-valued (derivative 0).
 """
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from ...numpy import _elementwise as _ew
+from ...numpy import _math
 from ...numpy import _reductions as _red
 from ...transforms.api import stop_gradient
 from .. import special as _sp
-from ._common import Distribution, args, safe, select, standardize, valid_scale
+from .. import _special_prims as _px
+from ._common import LOG_2PI, Distribution, args, entropy_of, quantile, safe, select, standardize, valid_scale
 
 __all__ = ["gamma", "chi2", "beta", "poisson", "dirichlet"]
 
@@ -26,6 +29,18 @@ def _gamma_logpdf(x, a, loc=0.0, scale=1.0):
     zs = safe(inside, z, 1.0)
     val = _sp.xlogy(a - 1.0, zs) - zs - _sp.gammaln(a) - _ew.log(s)
     return valid_scale(select(inside, val, -np.inf), s)
+
+
+def _gamma_entropy_std(a):
+    """a + gammaln(a) + (1 - a) digamma(a); for a >= 250 scipy's asymptotic series (the
+    regular formula cancels there)."""
+    big = a >= 250.0
+    ar = safe(big, 1.0, a)
+    regular = _sp.digamma(ar) * (1.0 - ar) + ar + _sp.gammaln(ar)
+    ab = safe(big, a, 250.0)
+    asym = (0.5 * (1.0 + LOG_2PI + _ew.log(ab)) - 1.0 / (3.0 * ab) - ab ** -2.0 / 12.0
+            - ab ** -3.0 / 90.0 + ab ** -4.0 / 120.0)
+    return select(big, asym, regular)
 
 
 def _gamma_fn(fz):
@@ -41,6 +56,11 @@ _GAMMA_FUNCS = dict(
     cdf=_gamma_fn(_sp.gammainc), sf=_gamma_fn(_sp.gammaincc),
     logcdf=_gamma_fn(lambda a, z: _ew.log(_sp.gammainc(a, z))),
     logsf=_gamma_fn(lambda a, z: _ew.log(_sp.gammaincc(a, z))),
+    ppf=lambda q, a, loc=0.0, scale=1.0: quantile(q, loc, scale, lambda q, a: _px.gammaincinv(a, q), 0.0, np.inf, a,
+                                                  valid=lambda a: a > 0),
+    isf=lambda q, a, loc=0.0, scale=1.0: quantile(q, loc, scale, lambda q, a: _px.gammainccinv(a, q), np.inf, 0.0, a,
+                                                  valid=lambda a: a > 0),
+    entropy=lambda a, loc=0.0, scale=1.0: entropy_of(_gamma_entropy_std, scale, a, valid=lambda a: a > 0),
 )
 gamma = Distribution("gamma", "The gamma distribution with shape a (density x^(a-1) e^-x / Gamma(a)).",
                      **_GAMMA_FUNCS)
@@ -54,7 +74,13 @@ def _chi2(fn):
 
 
 chi2 = Distribution("chi2", "The chi-squared distribution with df degrees of freedom.",
-                    **{k: _chi2(fn) for k, fn in _GAMMA_FUNCS.items()})
+                    **{k: _chi2(fn) for k, fn in _GAMMA_FUNCS.items() if k != "entropy"},
+                    entropy=lambda df, loc=0.0, scale=1.0: _chi2_entropy(df, scale))
+
+
+def _chi2_entropy(df, scale):
+    df, scale = args(df, scale)
+    return _GAMMA_FUNCS["entropy"](0.5 * df, 0.0, 2.0 * scale)
 
 
 # --- beta ------------------------------------------------------------------------------
@@ -65,6 +91,16 @@ def _beta_logpdf(x, a, b, loc=0.0, scale=1.0):
     zs = safe(inside, z, 0.5)
     val = _sp.xlogy(a - 1.0, zs) + _sp.xlog1py(b - 1.0, -zs) - _sp.betaln(a, b) - _ew.log(s)
     return valid_scale(select(inside, val, -np.inf), s)
+
+
+def _beta_valid(a, b):
+    return _ew.logical_and(a > 0, b > 0)
+
+
+def _beta_entropy_std(a, b):
+    """betaln(a, b) - (a - 1) psi(a) - (b - 1) psi(b) + (a + b - 2) psi(a + b)."""
+    return (_sp.betaln(a, b) - (a - 1.0) * _sp.digamma(a) - (b - 1.0) * _sp.digamma(b)
+            + (a + b - 2.0) * _sp.digamma(a + b))
 
 
 def _beta_fn(fz):
@@ -81,6 +117,11 @@ beta = Distribution(
     cdf=_beta_fn(_sp.betainc), sf=_beta_fn(lambda a, b, z: 1.0 - _sp.betainc(a, b, z)),
     logcdf=_beta_fn(lambda a, b, z: _ew.log(_sp.betainc(a, b, z))),
     logsf=_beta_fn(lambda a, b, z: _ew.log1p(-_sp.betainc(a, b, z))),
+    ppf=lambda q, a, b, loc=0.0, scale=1.0: quantile(q, loc, scale, lambda q, a, b: _px.betaincinv(a, b, q), 0.0, 1.0,
+                                                     a, b, valid=_beta_valid),
+    isf=lambda q, a, b, loc=0.0, scale=1.0: quantile(q, loc, scale, lambda q, a, b: _px.betainccinv(a, b, q), 1.0,
+                                                     0.0, a, b, valid=_beta_valid),
+    entropy=lambda a, b, loc=0.0, scale=1.0: entropy_of(_beta_entropy_std, scale, a, b, valid=_beta_valid),
 )
 
 
@@ -111,6 +152,54 @@ def _poisson_fn(fn, below):
     return f
 
 
+def _poisson_ppf_k(q, mu):
+    """The smallest k >= 0 with cdf(k) >= q (scipy's: ceil(pdtrik(q, mu)), then one step down)."""
+    k = _math.ceil(_px.pdtrik(q, mu))
+    k1 = _ew.maximum(k - 1.0, 0.0)
+    return select(_sp.pdtr(k1, mu) >= q, k1, k)
+
+
+def _poisson_isf_k(q, mu):
+    """The smallest k >= 0 with sf(k) <= q: pdtrik's guess from 1 - q, corrected by exact sf steps."""
+    k = _ew.maximum(_math.ceil(_px.pdtrik(1.0 - q, mu)), 0.0)
+    for _ in range(2):
+        k = select(_ew.logical_and(k > 0, _sp.pdtrc(k - 1.0, mu) <= q), k - 1.0, k)
+        k = select(_sp.pdtrc(k, mu) > q, k + 1.0, k)
+    return k
+
+
+def _poisson_quantile(q, mu, loc, kfun, at0, at1):
+    """Integer-valued quantiles (derivative 0 everywhere): computed on stopped values."""
+    q, mu, loc = (stop_gradient(v) for v in args(q, mu, loc))
+    inner = _ew.logical_and(q > 0, q < 1)
+    k = kfun(safe(inner, q, 0.5), safe(mu >= 0, mu, 1.0))
+    out = select(inner, k, select(q == 0, at0, select(q == 1, at1, np.nan)))
+    return select(mu >= 0, out + loc, np.nan)
+
+
+def _poisson_entropy(mu):
+    """-sum_k pmf(k) log pmf(k), summed over floor(mu) +- (12 sqrt(mu) + 30) (the terms outside
+    are below 1e-30 of the sum); differentiable in mu.  The window's width is read from mu's
+    values, so mu must be concrete (not under vmap or jit)."""
+    (mu,) = args(mu)
+    host = stop_gradient(mu)
+    try:
+        top = float(_red.max(host)) if host.size else 0.0
+    except TypeError as e:  # abstract values: no width to choose
+        raise ValueError("poisson.entropy sums over a window chosen from mu's values, which are not "
+                         "available here (under vmap or jit): compute it outside, or per example") from e
+    from ...numpy import _creation, _shape  # noqa: PLC0415
+
+    half = int(12.0 * np.sqrt(max(top, 0.0)) + 30.0) if np.isfinite(top) else 0
+    offsets = _creation.arange(-half, half + 1, dtype=mu.dtype)
+    start = _math.floor(stop_gradient(safe(mu >= 0, mu, 0.0)))
+    k = _shape.expand_dims(start, -1) + offsets
+    ok = k >= 0
+    logp = _poisson_logpmf(safe(ok, k, 0.0), _shape.expand_dims(mu, -1))
+    terms = select(ok, _sp.entr(_ew.exp(logp)), 0.0)
+    return select(_ew.logical_and(mu >= 0, _ew.isfinite(mu)), _red.sum(terms, axis=-1), np.nan)
+
+
 poisson = Distribution(
     "poisson", "The Poisson distribution with mean mu (logpmf differentiable in mu, and "
     "in k through gammaln; cdf/sf in mu).",
@@ -119,6 +208,9 @@ poisson = Distribution(
     cdf=_poisson_fn(_sp.gammaincc, 0.0), sf=_poisson_fn(_sp.gammainc, 1.0),
     logcdf=_poisson_fn(lambda n, mu: _ew.log(_sp.gammaincc(n, mu)), -np.inf),
     logsf=_poisson_fn(lambda n, mu: _ew.log(_sp.gammainc(n, mu)), 0.0),
+    ppf=lambda q, mu, loc=0: _poisson_quantile(q, mu, loc, _poisson_ppf_k, -1.0, np.inf),
+    isf=lambda q, mu, loc=0: _poisson_quantile(q, mu, loc, _poisson_isf_k, np.inf, -1.0),
+    entropy=lambda mu, loc=0: _poisson_entropy(mu),
 )
 
 
@@ -151,7 +243,22 @@ def _dirichlet_logpdf(x, alpha):
     return _red.sum(_sp.xlogy(a - 1.0, x), axis=0) - log_norm
 
 
+def _dirichlet_entropy(alpha):
+    """log B(alpha) + (a0 - K) psi(a0) - sum_j (alpha_j - 1) psi(alpha_j), a0 = sum(alpha)."""
+    (alpha,) = args(alpha)
+    if alpha.ndim != 1 or alpha.shape[0] < 2:
+        raise ValueError(f"dirichlet: alpha must be one-dimensional with at least 2 entries, got shape "
+                         f"{tuple(alpha.shape)}")
+    host = stop_gradient(alpha)
+    if bool(_red.min(host) <= 0):
+        raise ValueError("dirichlet: all entries of alpha must be positive")
+    a0 = _red.sum(alpha)
+    log_b = _red.sum(_sp.gammaln(alpha)) - _sp.gammaln(a0)
+    return log_b + (a0 - alpha.shape[0]) * _sp.digamma(a0) - _red.sum((alpha - 1.0) * _sp.digamma(alpha))
+
+
 dirichlet = Distribution(
     "dirichlet", "The Dirichlet distribution with concentration alpha (components along x's first axis).",
     logpdf=_dirichlet_logpdf, pdf=lambda x, alpha: _ew.exp(_dirichlet_logpdf(x, alpha)),
+    entropy=lambda alpha: _dirichlet_entropy(alpha),
 )

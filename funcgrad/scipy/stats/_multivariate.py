@@ -1,4 +1,4 @@
-"""multivariate_normal: logpdf and pdf through a differentiable Cholesky factorization."""
+"""multivariate_normal: logpdf, pdf and entropy through a differentiable Cholesky factorization."""
 
 from __future__ import annotations
 
@@ -50,8 +50,27 @@ def _logpdf(x, mean=None, cov=1, allow_singular=False):
     return _shape.reshape(out, batch)
 
 
+def _entropy(mean=None, cov=1, allow_singular=False):
+    """(d/2) (1 + log(2 pi)) + log|cov| / 2, the differential entropy; differentiable in cov
+    (read as a symmetric matrix, like logpdf).  mean only fixes the dimension, as in scipy."""
+    if allow_singular:
+        raise ValueError("multivariate_normal: allow_singular=True is not supported (needs a "
+                         "pseudo-determinant); pass a positive-definite cov")
+    if mean is None:
+        (cov,) = args(cov)
+        d = cov.shape[0] if cov.ndim >= 1 else 1
+    else:
+        mean, cov = args(mean, cov)
+        if mean.ndim > 1:
+            raise ValueError(f"multivariate_normal: mean must be one-dimensional, got shape {tuple(mean.shape)}")
+        d = mean.shape[0] if mean.ndim == 1 else (cov.shape[0] if cov.ndim >= 1 else 1)
+    chol = cholesky(_cov_matrix(cov, d))
+    return 0.5 * d * (1.0 + LOG_2PI) + _red.sum(_ew.log(diagonal(chol)))
+
+
 multivariate_normal = Distribution(
     "multivariate_normal", "The multivariate normal distribution N(mean, cov).",
     logpdf=_logpdf,
     pdf=lambda x, mean=None, cov=1, allow_singular=False: _ew.exp(_logpdf(x, mean, cov, allow_singular)),
+    entropy=_entropy,
 )
