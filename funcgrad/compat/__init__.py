@@ -15,12 +15,12 @@ import math as _math
 from . import dtypes as _dtypes
 from . import graph as _graph  # noqa: F401  (installs the compat trace)
 from ._dispatch import FUNCS as _FUNCS, METHODS as _METHODS
+from ._out import install as _install_out
 from . import ops_elementwise, ops_shape, ops_index, ops_convert, ops_reduce, ops_linalg, ops_rounding  # noqa: F401
 from . import ops_sequence, ops_build, ops_complex  # noqa: F401,E402
 from . import ops_math_extra, ops_shape_extra, ops_stats  # noqa: F401,E402
 from . import ops_math_more, tensor_info  # noqa: F401,E402
 from . import inplace_methods as _inplace_methods  # noqa: F401
-from . import inplace_more as _inplace_more  # noqa: F401
 from .creation import *  # noqa: F401,F403
 from .creation import LEGACY as _LEGACY
 from .creation import manual_seed as _creation_manual_seed
@@ -80,6 +80,7 @@ globals().update({k: v for k, v in _FUNCS.items() if k not in ("float", "int", "
 globals().update(_LEGACY)
 for _name in ("zeros", "ones", "empty", "full"):
     _FUNCS.setdefault(_name, globals()[_name])
+_install_out(globals())  # out= on every torch.<name> that declares it (see _out.py)
 
 pi = _math.pi
 e = _math.e

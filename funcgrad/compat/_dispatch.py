@@ -6,8 +6,9 @@ import numpy as np
 
 from ..core import Array, Tracer, bind
 from ..primitives.elementwise import convert_p
-from . import dtypes
+from . import _validate, dtypes
 from .tensor import TENSOR_TYPES, Tensor, _dim, wrap
+from ._out import write_out  # noqa: F401  (re-exported: the ops modules write out= through it)
 
 __all__ = ["FUNCS", "METHODS", "op", "method", "as_t", "promote", "apply", "cast", "norm_dim", "float_input",
            "name_grad", "ints"]
@@ -68,26 +69,6 @@ def _scalar_type(dtype):
     return _SCALAR_TYPES.get(name, name)
 
 
-def write_out(out, result, fname):
-    """``out=`` as PyTorch applies it: ``result`` written into ``out`` (resized to its shape), which is
-    returned; a result dtype that cannot be cast to out's, or autograd through out=, is a RuntimeError."""
-    from .dtypes import can_cast  # noqa: PLC0415
-    from .grad_mode import is_grad_enabled  # noqa: PLC0415
-
-    if not isinstance(out, Tensor):
-        raise TypeError(f"{fname}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    if is_grad_enabled() and (result.requires_grad or out.requires_grad):
-        raise RuntimeError(f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
-                           "but one of the arguments requires grad.")
-    if not can_cast(result.dtype, out.dtype):
-        raise RuntimeError(f"result type {_scalar_type(result.dtype)} can't be cast to the desired output type "
-                           f"{_scalar_type(out.dtype)}")
-    if tuple(out.shape) != tuple(result.shape):
-        out.resize_(*result.shape)
-    out.copy_(result)
-    return out
-
-
 def cast(x, npd):
     """Tensor x converted to numpy dtype npd (recorded, so gradients flow)."""
     if type(x) in TENSOR_TYPES:
@@ -112,10 +93,10 @@ def float_input(x):
     return x
 
 
-def norm_dim(dim, ndim):
-    if isinstance(dim, (list, tuple)):
-        return tuple(sorted(_dim(int(d), ndim) for d in dim))
-    return _dim(int(dim), ndim)
+def norm_dim(dim, ndim, fname=None):
+    """One dim, or a sorted tuple of distinct dims (checked by _validate.dims)."""
+    d = _validate.dims(dim, ndim, fname)
+    return tuple(sorted(d)) if type(d) is tuple else d
 
 
 def name_grad(t, name):
@@ -126,8 +107,6 @@ def name_grad(t, name):
     return t
 
 
-def ints(args):
-    """``f(2, 3)`` or ``f((2, 3))`` -> (2, 3)."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        args = tuple(args[0])
-    return tuple(int(a) for a in args)
+def ints(args, fname=None, name="size"):
+    """``f(2, 3)`` or ``f((2, 3))`` -> (2, 3); a float/bool/None size is a TypeError (_validate.sizes)."""
+    return _validate.sizes(args, fname, name)

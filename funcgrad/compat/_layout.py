@@ -57,14 +57,13 @@ LAYOUT = {
 
 def _classes(names):
     """name -> class for ``names``, from the compat nn modules (private bases included)."""
-    from .nn import activation, containers, layers, loss, module, more_layers, rnn, transformer, upsampling  # noqa: PLC0415
-    from .nn import activation_more, ctc, layers_extra2, layers_more, loss_more, padding  # noqa: PLC0415
-    from .nn import unpool  # noqa: PLC0415
+    from .nn import activation, containers, conv, ctc, distance, dropout, linear, loss, module, normalization  # noqa: PLC0415
+    from .nn import padding, pooling, rnn, shape_layers, sparse, transformer, unpool, upsampling  # noqa: PLC0415
 
     found = {}
     for name in names:
-        for src in (nn, activation_more, ctc, layers_extra2, unpool, layers_more, loss_more, padding, layers, more_layers,
-                    rnn, transformer, loss, activation, containers, module, upsampling):
+        for src in (nn, activation, ctc, unpool, loss, padding, linear, conv, pooling, normalization, dropout, sparse,
+                    distance, shape_layers, rnn, transformer, containers, module, upsampling):
             if hasattr(src, name):
                 found[name] = getattr(src, name)
                 break

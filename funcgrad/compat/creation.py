@@ -209,6 +209,15 @@ def _shape(size):
     return tuple(out)
 
 
+def _sizes(fname, dims, size):
+    """The size of a factory function, given as ``f(2, 3)``, ``f((2, 3))`` or ``f(size=(2, 3))``."""
+    if size is None:
+        return _shape(dims)
+    if dims:
+        raise TypeError(f"{fname}() got multiple values for argument 'size'")
+    return _shape((size,))
+
+
 def _dt(dtype, default=None):
     return dtypes.as_dtype(dtype).dtype if dtype is not None else (default or dtypes.get_default_dtype().dtype)
 
@@ -226,24 +235,24 @@ def _alloc(name, shape, npd, device, *args):
     return getattr(be.xp, name)(shape, *args, dtype=npd)
 
 
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(_alloc("zeros", _shape(size), _dt(dtype), device), None, device, requires_grad)
+def zeros(*dims, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    return _finish(_alloc("zeros", _sizes("zeros", dims, size), _dt(dtype), device), None, device, requires_grad)
 
 
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(_alloc("ones", _shape(size), _dt(dtype), device), None, device, requires_grad)
+def ones(*dims, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    return _finish(_alloc("ones", _sizes("ones", dims, size), _dt(dtype), device), None, device, requires_grad)
 
 
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(_alloc("empty", _shape(size), _dt(dtype), device), None, device, requires_grad)
+def empty(*dims, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, memory_format=None):
+    return _finish(_alloc("empty", _sizes("empty", dims, size), _dt(dtype), device), None, device, requires_grad)
 
 
-def empty_strided(size, stride, dtype=None, device=None, requires_grad=False, **kw):
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     t = empty(tuple(size), dtype=dtype, device=device, requires_grad=requires_grad)
     return t
 
 
-def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     if dtype is None:
         dtype = dtypes.result_type(fill_value)
     if isinstance(fill_value, Tensor):
@@ -289,12 +298,30 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     return _finish(np.eye(n, m, dtype=_dt(dtype)), None, device, requires_grad)
 
 
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(_rng(generator).random(_shape(size)).astype(_dt(dtype)), None, device, requires_grad)
+def _floating_samples(draw, shape, npd, kernel):
+    """Samples of a floating or complex dtype as PyTorch draws them: a complex dtype gets independent
+    real and imaginary parts (randn: each of variance 1/2); integer and bool dtypes are refused."""
+    if npd.kind in "biu":
+        from ._dispatch import _scalar_type  # noqa: PLC0415
+
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type(npd)}\'')
+    if npd.kind == "c":
+        scale = np.sqrt(0.5) if kernel == "normal_kernel_cpu" else 1.0
+        return ((draw(shape) + 1j * draw(shape)) * scale).astype(npd)
+    return draw(shape).astype(npd)
 
 
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-    return _finish(_rng(generator).standard_normal(_shape(size)).astype(_dt(dtype)), None, device, requires_grad)
+def rand(*dims, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False):
+    buf = _floating_samples(_rng(generator).random, _sizes("rand", dims, size), _dt(dtype), "check_uniform_bounds")
+    return _finish(buf, None, device, requires_grad)
+
+
+def randn(*dims, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False):
+    buf = _floating_samples(_rng(generator).standard_normal, _sizes("randn", dims, size), _dt(dtype),
+                            "normal_kernel_cpu")
+    return _finish(buf, None, device, requires_grad)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
@@ -320,7 +347,9 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     shape = _shape((size,)) if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
     like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
     npd = _dt(dtype, like._value.dtype if like is not None else None)
-    buf = (m + s * _rng(generator).standard_normal(shape)).astype(npd)
+    z = _floating_samples(_rng(generator).standard_normal, shape, npd if npd.kind in "biuc" else np.dtype(np.float64),
+                          "normal_kernel_cpu")
+    buf = (m + s * z).astype(npd)
     if device is None and like is not None:
         device = like.device  # samples go where the given mean/std live
     return _finish(buf, None, device, requires_grad)

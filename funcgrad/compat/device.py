@@ -33,6 +33,8 @@ class device:  # noqa: N801
                 s, idx = s.split(":", 1)
                 if index is not None:
                     raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {type}")
+                if not idx.isdigit():
+                    raise RuntimeError(f"Invalid device string: '{type}'")
                 index = int(idx)
             if s not in ("cpu", "cuda", "standin"):
                 raise RuntimeError(f"Expected one of cpu, cuda, standin device type at start of device string: {type}")

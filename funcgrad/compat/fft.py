@@ -109,3 +109,7 @@ def _shift(x, dim, sign):
     shifts = [sign * (x.shape[d] // 2) for d in dims]
     return FUNCS["roll"](x, shifts, dims)
 from .fft_hermitian import hfft2, hfftn, ihfft2, ihfftn  # noqa: E402,F401
+
+from ._out import install as _install_out  # noqa: E402
+
+_install_out(globals(), "fft.")  # out= on every function that declares it (see _out.py)

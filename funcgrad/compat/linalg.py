@@ -16,13 +16,19 @@ import numpy as np
 from ..backend import kind_of
 from .. import numpy as fnp
 from ..primitives import linalg as _lp
+from ..scipy import linalg as _sl
 from ._dispatch import FUNCS, METHODS, name_grad, op
+from ._validate import op_error, runtime_errors
 from .device import xp_of
 from .tensor import Tensor
 
 
-class LinAlgError(RuntimeError):
-    """torch.linalg.LinAlgError: a singular or non-positive-definite input."""
+class _LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a singular or non-positive-definite input (PyTorch's class is
+    ``torch._C._LinAlgError``, so its name is the same here)."""
+
+
+LinAlgError = _LinAlgError
 
 
 def _returns(name, fields):
@@ -54,6 +60,10 @@ def _linalg(name, grad_name=None):
                 r = fn(A, *args, **kwargs)
             except np.linalg.LinAlgError as e:
                 raise LinAlgError(f"linalg.{name}: {e}") from None
+            except ValueError as e:  # funcgrad's shape checks: PyTorch's RuntimeError (OpError is both)
+                if type(e) is not ValueError:
+                    raise
+                raise op_error(e) from e
             return name_grad(r, grad_name) if grad_name and isinstance(r, Tensor) else r
         return f
     return deco
@@ -128,8 +138,6 @@ def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
     """torch.linalg.pinv: singular values at or below max(atol, rtol * largest) count as zero;
     rtol defaults to eps * max(m, n) when neither is given, to 0 when only atol is
     (the old positional ``rcond`` is rtol)."""
-    if out is not None:
-        raise TypeError("linalg.pinv: out= is not supported by funcgrad.compat (use the returned tensor)")
     if rcond is not None:
         if rtol is not None:
             raise RuntimeError("linalg.pinv: rcond and rtol cannot both be given (rcond is the old name of rtol)")
@@ -197,6 +205,7 @@ def _torch_qr(input, some=True):
 
 
 @op("einsum", method=False)
+@runtime_errors
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
@@ -204,4 +213,45 @@ def einsum(equation, *operands):
 
 
 METHODS["det"] = det
-from .linalg_more import *  # noqa: E402,F401,F403  (solve_triangular, lu, eig, lstsq, ...)
+
+
+def matrix_exp(A):
+    _square("matrix_exp", A)
+    if A.dim() == 2:
+        return _sl.expm(A)
+    flat = A.reshape(-1, *A.shape[-2:])
+    return FUNCS["stack"]([_sl.expm(flat[i]) for i in range(flat.shape[0])]).reshape(A.shape) if flat.shape[0] else \
+        A.clone()
+
+
+def vecdot(x, y, *, dim=-1, out=None):
+    """sum(conj(x) * y) over ``dim`` (broadcasting)."""
+    return (FUNCS["conj"](x) * y).sum(dim) if x.is_complex() else (x * y).sum(dim)
+
+
+def vander(x, *, N=None):
+    """Columns x**0, x**1, ..., x**(N-1) (increasing powers, as torch.linalg.vander)."""
+    n = x.shape[-1] if N is None else int(N)
+    if n < 0 or (N is not None and n < 1):
+        raise RuntimeError(f"N must be greater than 1, got {N}")
+    if n == 0:
+        return x.unsqueeze(-1)[..., :0]
+    from .creation import ones_like  # noqa: PLC0415
+
+    cols = [ones_like(x)]
+    for _ in range(n - 1):
+        cols.append(cols[-1] * x)
+    return FUNCS["stack"](cols, -1)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    return FUNCS["diagonal"](A, offset, dim1, dim2)
+
+
+from .linalg_decompositions import *  # noqa: E402,F401,F403  (the *_ex forms, LU, eig, householder_product)
+from .linalg_norms import *  # noqa: E402,F401,F403  (matrix_norm, norm, matrix_rank, cond)
+from .linalg_solvers import *  # noqa: E402,F401,F403  (solve_triangular, lstsq, tensorsolve, ...)
+
+from ._out import install as _install_out  # noqa: E402
+
+_install_out(globals(), "linalg.")  # out= on every function that declares it (see _out.py)

@@ -8,7 +8,7 @@ from ..backend import kind_of
 from .. import scipy as _fg_scipy  # noqa: F401  (registers the special-function primitives)
 from ..core import REGISTRY, Array, bind
 from ..primitives import elementwise as ew
-from . import dtypes
+from . import _validate as check, dtypes
 from .dtypes import buf_of
 from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote, tensor_arg, write_out
 from .device import check_same, like, xp_of
@@ -99,10 +99,23 @@ def pow(input, exponent, *, out=None):  # noqa: A001
             return name_grad(bind(_P["square"], input), "PowBackward0")
         return bind(_P["power"], input, exponent)
     (a, b), npd = promote(as_t(input), as_t(exponent))
-    if npd.kind in "iu" and bool((b._value < 0).any() if isinstance(b, Tensor) else b < 0):
+    if npd.kind in "iu" and isinstance(b, Tensor) and bool((b._value < 0).any()):
+        return _int_pow_negative(a, b, npd)
+    if npd.kind in "iu" and not isinstance(b, Tensor) and b < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     r = _finish(apply(_P["power"], a, b), npd)
     return name_grad(r, "PowBackward1" if isinstance(exponent, Tensor) and exponent.requires_grad else "PowBackward0")
+
+
+def _int_pow_negative(a, b, npd):
+    """Integer powers with negative tensor exponents, as PyTorch computes them: 1 and -1 keep their
+    magnitude (-1 to an odd power is -1), every other base gives 0 (no gradient: integers)."""
+    bv = b._value
+    xp = xp_of(bv)
+    av = a._value if isinstance(a, Tensor) else xp.asarray(a, npd)
+    neg = bv < 0
+    one = xp.where(av == -1, xp.where(bv % 2 == 0, 1, -1), xp.where(av == 1, 1, 0))
+    return wrap(xp.where(neg, one, xp.power(av, xp.where(neg, 0, bv))).astype(npd))
 
 
 def _unary(prim_name, torch_name, floats=True):
@@ -115,6 +128,7 @@ def _unary(prim_name, torch_name, floats=True):
         r = apply(prim, float_input(x) if floats else x)
         return r if out is None else write_out(out, r, torch_name)
     f.__name__ = torch_name
+    f.writes_out = True  # the fast path above: _out.install leaves it as it is
     return f
 
 
@@ -169,13 +183,18 @@ def xlogy(input, other):
 
 @op("softmax")
 def softmax(input, dim, dtype=None):
+    dim = check.int_arg(dim, "softmax", "dim", 1)
     x = float_input(as_t(input)) if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
+    if buf_of(x).size == 0:  # (no max to subtract) an empty result of the input's shape
+        check.dim(dim, buf_of(x).ndim, "softmax")
+        return exp(x)
     e = exp(sub(x, FUNCS["amax"](x, dim, True).detach()))
     return name_grad(div(e, FUNCS["sum"](e, dim, True)), "SoftmaxBackward0")
 
 
 @op("log_softmax")
 def log_softmax(input, dim, dtype=None):
+    dim = check.int_arg(dim, "log_softmax", "dim", 1)
     x = float_input(as_t(input)) if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
     return name_grad(sub(x, FUNCS["logsumexp"](x, dim, True)), "LogSoftmaxBackward0")
 
@@ -213,6 +232,9 @@ def where(condition, input=None, other=None):
     (a, b), npd = promote(as_t(input), as_t(other))
     c = as_t(condition)
     if isinstance(c, Tensor) and buf_of(c).dtype != np.bool_:
+        if buf_of(c).dtype != np.uint8:
+            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                               f"{check.scalar_name(buf_of(c))}")
         c = wrap(c._value.astype(bool))
     if not isinstance(a, (Tensor, Array)) and not isinstance(b, (Tensor, Array)):  # (funcgrad tracers are Arrays)
         a = wrap(like(np.asarray(a, dtype=npd), c._value) if isinstance(c, Tensor) else np.asarray(a, dtype=npd))
@@ -242,7 +264,10 @@ def _compare(name):
 
     def f(input, other, *, out=None):
         (a, b), npd = promote(as_t(input), as_t(other))
+        if bitwise:
+            check.integral(npd, name)
         return apply(prim, a, b)
+    bitwise = name.startswith("bitwise")
     prim = fn.args[0]  # the primitive behind the bind partial
     f.__name__ = name
     return f
@@ -268,9 +293,17 @@ def logical_not(input):
 
 @op("bitwise_not")
 def bitwise_not(input):
-    if kind_of(buf_of(input).dtype) == "f":
-        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+    check.integral(buf_of(input).dtype, "bitwise_not")
     return wrap(xp_of(input._value).invert(input._value))
+
+
+def _invert(self):
+    """``~x``: logical not of bool tensors, bitwise not of integer ones; floats are PyTorch's TypeError."""
+    if self._value.dtype == np.bool_:
+        return logical_not(self)
+    if kind_of(self._value.dtype) in "fc":
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return bitwise_not(self)
 
 
 @op("isnan")
@@ -334,7 +367,7 @@ OPERATORS = {
     "__mul__": mul_, "__rmul__": _r(mul_), "__truediv__": div, "__rtruediv__": _r(div),
     "__pow__": pow, "__rpow__": _r(pow), "__neg__": FUNCS["neg"], "__abs__": FUNCS["abs"],
     "__pos__": lambda self: self, "__matmul__": lambda self, other: FUNCS["matmul"](self, as_t(other)),
-    "__rmatmul__": lambda self, other: FUNCS["matmul"](as_t(other), self), "__invert__": lambda self: logical_not(self) if self._value.dtype == np.bool_ else bitwise_not(self),
+    "__rmatmul__": lambda self, other: FUNCS["matmul"](as_t(other), self), "__invert__": _invert,
     "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge, "__eq__": eq, "__ne__": ne,
     "__and__": FUNCS["bitwise_and"], "__or__": FUNCS["bitwise_or"], "__xor__": FUNCS["bitwise_xor"],
     "__rand__": _r(FUNCS["bitwise_and"]), "__ror__": _r(FUNCS["bitwise_or"]), "__rxor__": _r(FUNCS["bitwise_xor"]),

@@ -10,13 +10,18 @@ from __future__ import annotations
 import numpy as np
 
 from ..backend import kind_of
+from ..core import Array, Tracer
 from ..primitives.index import _Slot, getitem_p, parse_index, scatter_add_p, scatter_set_p
-from . import dtypes
+from . import _validate as check, dtypes
 from ._dispatch import METHODS, apply, as_t, cast, method, name_grad, op
 from .device import like, xp_of
 from .grad_mode import STATE
+from .graph import OpError
 from .inplace import _check_leaf, _check_writable, inplace
 from .tensor import Tensor, _dim, wrap
+
+
+_VALUE_TYPES = (Tensor, Array, Tracer, int, float, complex, np.generic)  # what x[i] = v assigns
 
 
 def _bound(v):
@@ -31,6 +36,7 @@ def _norm_index(idx, buf):
     another device indexes only tensors of its own device (or the cpu)."""
     items = idx if isinstance(idx, tuple) else (idx,)
     out = []
+    pos = 0  # the indexed dim of the item (until an Ellipsis)
     for it in items:
         if isinstance(it, slice) and any(isinstance(b, Tensor) for b in (it.start, it.stop, it.step)):
             it = slice(_bound(it.start), _bound(it.stop), _bound(it.step))
@@ -41,6 +47,8 @@ def _norm_index(idx, buf):
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             if it._value.dtype == np.uint8:
                 it = wrap(it._value.astype(bool))
+            if it._value.dtype == np.bool_ and pos is not None:
+                check.mask_shape(it._value, buf.shape, pos, len(out))
             if type(it._value) is not type(buf) and it._value.ndim:
                 if type(it._value) is not np.ndarray:
                     raise RuntimeError(f"indices should be either on cpu or on the same device as the indexed "
@@ -48,6 +56,10 @@ def _norm_index(idx, buf):
                 it = wrap(like(it._value, buf))
         elif isinstance(it, (list, np.ndarray)):
             it = wrap(like(np.asarray(it), buf))
+        if it is Ellipsis:
+            pos = None
+        elif pos is not None and it is not None:
+            pos += it._value.ndim if isinstance(it, Tensor) and it._value.dtype == np.bool_ else 1
         out.append(it)
     return tuple(out) if isinstance(idx, tuple) or len(out) != 1 else out[0]
 
@@ -59,6 +71,9 @@ def _dev(buf):
 
 
 def getitem(self, idx):
+    if isinstance(idx, (bool, np.bool_)):  # x[True]: x[None]; x[False]: its empty slice (as PyTorch)
+        r = getitem(self, None)
+        return r if idx else getitem(r, slice(0, 0))
     idx = _norm_index(idx, self._value)
     template, arrays = parse_index(idx, self._value.ndim)
     if not arrays:
@@ -88,15 +103,20 @@ def setitem(self, idx, value):
         from .ops_convert import _to_device  # noqa: PLC0415  (x[i] = v copies v, as copy_: any device)
 
         value = _to_device(value, _dev(self._value))
-    elif isinstance(value, (list, np.ndarray)):
-        value = wrap(like(np.asarray(value, self._value.dtype), self._value))
+    elif not isinstance(value, _VALUE_TYPES):  # PyTorch assigns tensors and numbers only (not lists, arrays)
+        kind = type(value)
+        kind = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise TypeError(f"can't assign a {kind} to a torch.{check.scalar_name(self._value)}Tensor")
     if not STATE.enabled or not (self.requires_grad or (isinstance(value, Tensor) and value.requires_grad)):
         if STATE.enabled:
             _check_leaf_view(self)
         v = value._value if isinstance(value, Tensor) else value
         if isinstance(value, Tensor) and dtypes._CAT[kind_of(value._value.dtype)] > dtypes._CAT[kind_of(self._value.dtype)]:
             v = v.astype(self._value.dtype)
-        self._value[_np_index(idx)] = v
+        try:
+            self._value[_np_index(idx)] = v
+        except ValueError as e:  # shapes that do not broadcast: PyTorch's RuntimeError
+            raise OpError(f"setitem: {e}") from None
         self._bump()
         return
     if STATE.enabled:
@@ -125,6 +145,7 @@ def _check_index(input, dim, index, what):
         raise RuntimeError(f"{what}(): Expected dtype int64 for index")
     if index._value.ndim != input._value.ndim and input._value.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    check.index_range(index, input._value.shape[dim] if input._value.ndim else 1, dim, what)
 
 
 @op("gather")
@@ -171,7 +192,11 @@ def scatter_add_(self, dim, index, src):
 
 @op("index_select")
 def index_select(input, dim, index):
-    d = _dim(dim, input._value.ndim)
+    d = _dim(dim, input._value.ndim, "index_select")
+    check.index_tensor(index, "index_select")
+    v = check.values(index)
+    if v is not None and v.size and (int(v.min()) < 0 or int(v.max()) >= (input._value.shape[d] if input._value.ndim else 1)):
+        raise IndexError("index_select(): index out of range in self")
     if index._value.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     template, arrays = parse_index((slice(None),) * d + (index.reshape(-1),), input._value.ndim)
@@ -224,7 +249,9 @@ def index_fill_(self, dim, index, value):
 def masked_select(input, mask):
     from .ops_shape import expand  # noqa: PLC0415
 
-    shape = np.broadcast_shapes(input._value.shape, mask._value.shape)
+    if mask._value.dtype != np.bool_:
+        raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {check.scalar_name(mask._value)}")
+    shape = check.broadcast_shapes(input._value.shape, mask._value.shape)
     x = expand(input, shape) if input._value.shape != shape else input
     xp = xp_of(mask._value)
     m = xp.broadcast_to(mask._value, shape)

@@ -11,14 +11,22 @@ import numpy as np
 
 from ..primitives.index import getitem_p, parse_index
 from ..primitives.linalg import matmul_p
+from . import _validate as check
 from ._dispatch import FUNCS, apply, name_grad, op, promote
 from .dtypes import buf_of
 from .device import check_same, like, xp_of
 from .tensor import Tensor, _dim, wrap
 
 
+# PyTorch's products do not promote: operands of two dtypes are a RuntimeError, with each kernel's message
+_DTYPE_MESSAGES = {"BmmBackward0": "bmm: expected scalar type {A} but found {B}",
+                   "MvBackward0": "addmv input tensors must have the same dtype, but got {A} and {B}",
+                   "DotBackward0": "dot : expected both vectors to have same dtype, but found {A} and {B}"}
+
+
 def _mm(a, b, name):
-    (a, b), _ = promote(a, b)
+    check.same_dtype(buf_of(a).dtype, buf_of(b).dtype, _DTYPE_MESSAGES.get(
+        name, "expected m1 and m2 to have the same dtype, but got: {a} != {b}"))
     return name_grad(apply(matmul_p, a, b), name)
 
 
@@ -42,8 +50,6 @@ def mm(input, mat2, *, out=None):
         raise RuntimeError("self must be a matrix" if input.ndim != 2 else "mat2 must be a matrix")
     if input.shape[1] != mat2.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shp(input)} and {_shp(mat2)})")
-    if buf_of(input).dtype != buf_of(mat2).dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {input.dtype} != {mat2.dtype}")
     return _mm(input, mat2, "MmBackward0")
 
 
@@ -73,9 +79,6 @@ def dot(input, other, *, out=None):
     if input.shape[0] != other.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] "
                            "to have the same number of elements, but got different.")
-    if buf_of(input).dtype != buf_of(other).dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {input.dtype.name.title()} "
-                           f"and {other.dtype.name.title()}")
     return _mm(input, other, "DotBackward0")
 
 
@@ -84,6 +87,9 @@ op("vdot")(dot)
 
 @op("outer", "ger")
 def outer(input, vec2):
+    for name, v in (("self", input), ("vec2", vec2)):
+        if buf_of(v).ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {buf_of(v).ndim}-D")
     return name_grad(FUNCS["mul"](input.reshape(-1, 1), vec2.reshape(1, -1)), "OuterBackward0")
 
 

@@ -17,10 +17,10 @@ from ..backend import kind_of, to_numpy
 from ..core import REGISTRY
 from ..primitives import reduce as rd
 from ..primitives.index import getitem_p, parse_index
-from . import dtypes
+from . import _validate as check, dtypes
 from .dtypes import buf_of
 from .dtypes_limited import LIMITED, check as check_limited
-from ._dispatch import apply, as_t, cast, float_input, name_grad, norm_dim, op
+from ._dispatch import apply, as_t, cast, float_input, name_grad, norm_dim, op, tensor_arg
 from .device import like, xp_of
 from .tensor import Tensor, _dim, wrap
 
@@ -43,11 +43,14 @@ def _axes(dim, nd):
     if dim is None:
         return tuple(range(nd))
     d = norm_dim(dim, nd)
+    if nd == 0:  # a 0-d tensor takes dim 0 / -1 (checked) and reduces nothing
+        return ()
     return d if isinstance(d, tuple) else (d,)
 
 
 @op("sum")
 def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None):  # noqa: A001
+    tensor_arg(input, "sum")
     dim = axis if dim is None else dim
     x = input
     if dtype is not None:
@@ -61,6 +64,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None):  # noqa: A001
 
 @op("mean")
 def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None):
+    tensor_arg(input, "mean")
     dim = axis if dim is None else dim
     x = input
     if dtype is not None:
@@ -79,6 +83,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None):
 
 @op("prod")
 def prod(input, dim=None, keepdim=False, *, dtype=None):
+    tensor_arg(input, "prod")
     x = input if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
     if buf_of(x).dtype.kind in "biu" and dtype is None:
         x = cast(x, np.dtype(np.int64))
@@ -139,8 +144,18 @@ def _extreme(kind):
 
 max = op("max")(_extreme("max"))  # noqa: A001
 min = op("min")(_extreme("min"))  # noqa: A001
-op("amax")(lambda input, dim=(), keepdim=False: apply(rd.reduce_max_p, input, axes=_axes(dim if dim != () else None, input.ndim), keepdims=keepdim))
-op("amin")(lambda input, dim=(), keepdim=False: apply(rd.reduce_min_p, input, axes=_axes(dim if dim != () else None, input.ndim), keepdims=keepdim))
+def _amax_amin(name, input, dim, keepdim):
+    """amax/amin over ``dim`` (all dims for ``()``); a reduced dim of size 0 is PyTorch's IndexError."""
+    shape = buf_of(input).shape
+    axes = _axes(None if isinstance(dim, (tuple, list)) and not dim else dim, len(shape))
+    for a in axes:
+        if shape[a] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {a} to have non-zero size.")
+    return apply(rd.reduce_max_p if name == "amax" else rd.reduce_min_p, input, axes=axes, keepdims=keepdim)
+
+
+op("amax")(lambda input, dim=(), keepdim=False: _amax_amin("amax", input, dim, keepdim))
+op("amin")(lambda input, dim=(), keepdim=False: _amax_amin("amin", input, dim, keepdim))
 
 
 def _arg_extreme(name):
@@ -151,11 +166,16 @@ def _arg_extreme(name):
         xp = xp_of(buf)
         fn = getattr(xp, name)
         if dim is None:
+            if buf.size == 0:
+                raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
             r = fn(buf.reshape(-1))
             if keepdim:
                 r = r.reshape((1,) * buf.ndim)
         else:
-            r = fn(buf, axis=_dim(dim, input.dim()), keepdims=keepdim)
+            d = _dim(dim, input.dim(), name)
+            if buf.ndim and buf.shape[d] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+            r = fn(buf, axis=d, keepdims=keepdim)
         return wrap(xp.asarray(r).astype(np.int64))
     f.__name__ = name
     return f
@@ -188,8 +208,9 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 @op("topk")
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
-    d = _dim(dim, buf_of(input).ndim)
-    if k > (buf_of(input).shape[d] if buf_of(input).ndim else 1):
+    d = _dim(dim, buf_of(input).ndim, "topk")
+    k = check.int_arg(k, "topk", "k", 1)
+    if not 0 <= k <= (buf_of(input).shape[d] if buf_of(input).ndim else 1):
         raise RuntimeError("selected index k out of range")
     idx = _sorted_idx(input._value, d, descending=largest)
     idx = idx[(slice(None),) * d + (slice(0, k),)]
@@ -198,6 +219,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
 
 @op("kthvalue")
 def kthvalue(input, k, dim=-1, keepdim=False):
+    k = check.int_arg(k, "kthvalue", "k", 1)
+
     def pick(buf, d):
         if not 1 <= k <= buf.shape[d]:
             raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
@@ -327,9 +350,10 @@ def _cumulative(input, dim, dtype, prim_name, grad_name, **params):
     x = input if dtype is None else cast(input, dtypes.as_dtype(dtype).dtype)
     if buf_of(x).dtype.kind in "biu" and dtype is None:
         x = cast(x, np.dtype(np.int64))
+    d = _dim(dim, buf_of(x).ndim, prim_name)
     if buf_of(x).ndim == 0:
         return x
-    return name_grad(apply(REGISTRY[prim_name], x, axis=_dim(dim, buf_of(x).ndim), **params), grad_name)
+    return name_grad(apply(REGISTRY[prim_name], x, axis=d, **params), grad_name)
 
 
 @op("cumsum")
@@ -346,6 +370,8 @@ def cumprod(input, dim, *, dtype=None):
 def logsumexp(input, dim, keepdim=False):
     from .ops_elementwise import add, exp, log, sub  # noqa: PLC0415
 
+    if dim is None:
+        raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
     x = float_input(input)
     axes = _axes(dim, buf_of(x).ndim)
     xp = xp_of(x._value)

@@ -15,6 +15,7 @@ from ..primitives.elementwise import convert_p
 from ..primitives.index import getitem_p
 from . import dtypes
 from .dtypes import buf_of
+from . import _validate as check
 from ._dispatch import apply, ints, method, name_grad, norm_dim, op
 from .graph import link_view
 from .device import like, xp_of
@@ -28,6 +29,8 @@ def _view(prim, x, name, **params):
 
 def _resolve(shape, size):
     shape = list(shape)
+    if any(d < -1 for d in shape):
+        raise RuntimeError(f"invalid shape dimension {min(shape)}")
     neg = [i for i, d in enumerate(shape) if d == -1]
     if len(neg) > 1:
         raise RuntimeError("only one dimension can be inferred")
@@ -120,7 +123,7 @@ def ravel(input):
 
 @op("permute")
 def permute(input, *dims):
-    dims = ints(dims)
+    dims = ints(dims, "permute", "dims")
     nd = buf_of(input).ndim
     if len(dims) != nd:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the length "
@@ -153,10 +156,12 @@ def t(input):
 @op("movedim", "moveaxis")
 def movedim(input, source, destination):
     nd = buf_of(input).ndim
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
-    src = [_dim(s, nd) for s in src]
-    dst = [_dim(d, nd) for d in dst]
+    src = check.dims(source if isinstance(source, (list, tuple)) else (source,), nd, "movedim", "source")
+    dst = check.dims(destination if isinstance(destination, (list, tuple)) else (destination,), nd, "movedim",
+                     "destination")
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} dims) should contain "
+                           f"the same number of dims as destination ({list(dst)} dims)")
     order = [n for n in range(nd) if n not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -204,9 +209,10 @@ def _getview(x, template, name):
 @op("narrow")
 def narrow(input, dim, start, length):
     nd = buf_of(input).ndim
-    d = _dim(dim, nd)
+    d = _dim(dim, nd, "narrow")
     n = buf_of(input).shape[d]
-    start = int(start)
+    start = check.int_arg(start, "narrow", "start", 2)
+    length = check.non_negative(length, "narrow", "length", "narrow(): length must be non-negative.")
     if start < 0:
         start += n
     if not (0 <= start and start + length <= n):
@@ -229,7 +235,9 @@ def select(input, dim, index):
 def unfold(self, dimension, size, step):
     """Sliding windows along ``dimension`` as a new last dimension (a view of the storage)."""
     v = self._value
-    d = _dim(dimension, v.ndim)
+    d = _dim(dimension, v.ndim, "unfold", "dimension")
+    size = check.non_negative(size, "unfold", "size", f"size is {size} but must be >= 0")
+    step = check.positive(step, "unfold", "step", f"step is {step} but must be > 0")
     n = (v.shape[d] - size) // step + 1 if v.ndim else 1
     if n < 0 or size > (v.shape[d] if v.ndim else 1):
         raise RuntimeError(f"maximum size for tensor at dimension {d} is {v.shape[d]} but size is {size}")
@@ -281,11 +289,18 @@ def repeat(self, *sizes):
 
 @op("cat", "concat", "concatenate", method=False)
 def cat(tensors, dim=0, *, out=None):
-    ts = [x for x in tensors]
+    ts = check.tensor_list(tensors, "cat")
     if not ts:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    ts = [x for x in ts if not (buf_of(x).ndim == 1 and buf_of(x).shape[0] == 0)] or ts[:1]
-    d = _dim(dim, buf_of(ts[0]).ndim)
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    dim = check.int_arg(dim, "cat", "dim")
+    for i, x in enumerate(ts):
+        if buf_of(x).ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    full = [x for x in ts if not (buf_of(x).ndim == 1 and buf_of(x).shape[0] == 0)]  # (legacy: skipped)
+    if not full:  # only empty 1-d tensors: PyTorch returns an empty one, whatever the dim
+        d, ts = 0, ts[:1]
+    else:
+        d, ts = _dim(dim, buf_of(full[0]).ndim, "cat"), full
     npd = dtypes.result_np(*ts)
     from ._dispatch import cast  # noqa: PLC0415
 
@@ -299,7 +314,7 @@ def cat(tensors, dim=0, *, out=None):
 
 @op("stack", method=False)
 def stack(tensors, dim=0, *, out=None):
-    ts = list(tensors)
+    ts = check.tensor_list(tensors, "stack")
     if not ts:
         raise RuntimeError("stack expects a non-empty TensorList")
     for x in ts[1:]:
@@ -347,13 +362,20 @@ def meshgrid(*tensors, indexing=None):
 
 @op("split")
 def split(tensor, split_size_or_sections, dim=0):
-    d = _dim(dim, buf_of(tensor).ndim)
+    d = _dim(dim, buf_of(tensor).ndim, "split")
     n = buf_of(tensor).shape[d]
-    if isinstance(split_size_or_sections, int):
-        k = split_size_or_sections
-        sizes = [min(k, n - s) for s in range(0, n, k)] or [0]
+    if not isinstance(split_size_or_sections, (list, tuple)):
+        if not isinstance(split_size_or_sections, int) or isinstance(split_size_or_sections, bool):
+            # (PyTorch: a size that is not a Python int is taken as a list of sizes, and refused)
+            raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not "
+                            f"{type(split_size_or_sections).__name__}")
+        k = check.non_negative(split_size_or_sections, "split", "split_size",
+                               f"split expects split_size be non-negative, but got split_size={split_size_or_sections}")
+        if k == 0 and n:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
+        sizes = ([min(k, n - s) for s in range(0, n, k)] if k else []) or [0]
     else:
-        sizes = list(split_size_or_sections)
+        sizes = list(ints((split_size_or_sections,), "split_with_sizes", "split_sizes"))
         if sum(sizes) != n:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
                                f"dimension {d}), but got split_sizes={sizes}")
@@ -366,7 +388,8 @@ def split(tensor, split_size_or_sections, dim=0):
 
 @op("chunk")
 def chunk(input, chunks, dim=0):
-    n = buf_of(input).shape[_dim(dim, buf_of(input).ndim)]
+    chunks = check.positive(chunks, "chunk", "chunks", f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    n = buf_of(input).shape[_dim(dim, buf_of(input).ndim, "chunk")]
     k = -(-n // chunks) if n else 1
     return split(input, k, dim)
 
@@ -379,12 +402,11 @@ def unbind(input, dim=0):
 
 @op("flip")
 def flip(input, dims):
-    dims = [dims] if isinstance(dims, int) else list(dims)
+    dims = check.dims(dims if isinstance(dims, (list, tuple)) else (dims,), buf_of(input).ndim, "flip", "dims")
     from ..primitives.index import parse_index  # noqa: PLC0415
 
     r = input
-    for d in dims:
-        dd = _dim(d, buf_of(input).ndim)
+    for dd in (dims if buf_of(input).ndim else ()):  # (a 0-d tensor has nothing to flip)
         idx = (slice(None),) * dd + (wrap(like(np.arange(buf_of(input).shape[dd])[::-1].copy(), input._value)),)
         template, arrays = parse_index(idx, buf_of(input).ndim)
         r = apply(getitem_p, r, *arrays, template=template)
@@ -395,8 +417,10 @@ def flip(input, dims):
 def roll(input, shifts, dims=None):
     if dims is None:
         return view(roll(flatten(input), shifts, 0), tuple(input.shape))
-    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
-    dims = [dims] if isinstance(dims, int) else list(dims)
+    shifts = ints((shifts,) if not isinstance(shifts, (list, tuple)) else shifts, "roll", "shifts")
+    dims = ints((dims,) if not isinstance(dims, (list, tuple)) else dims, "roll", "dims")
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     r = input
     for s, d in zip(shifts, dims):
         d = _dim(d, buf_of(input).ndim)

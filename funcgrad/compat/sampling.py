@@ -38,10 +38,4 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     rng = _rng(generator)
     picks = np.stack([rng.choice(rows.shape[1], size=n, replace=bool(replacement), p=r / t)
                       for r, t in zip(rows, totals)]).astype(np.int64)
-    res = _finish(picks.reshape(w.shape[:-1] + (n,)), device=input.device)
-    if out is not None:
-        if tuple(out.shape) != tuple(res.shape):
-            out.resize_(res.shape)
-        out.copy_(res)
-        return out
-    return res
+    return _finish(picks.reshape(w.shape[:-1] + (n,)), device=input.device)

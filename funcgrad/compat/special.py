@@ -77,3 +77,7 @@ xlog1py = _binary("xlog1py", _ss.xlog1py, "SpecialXlog1PyBackward0")
 gammainc = _binary("gammainc", _ss.gammainc, "SpecialGammaincBackward0")
 gammaincc = _binary("gammaincc", _ss.gammaincc, "SpecialGammainccBackward0")
 from .special_scipy import *  # noqa: E402,F401,F403  (erfcx, zeta, the orthogonal polynomials, ...)
+
+from ._out import install as _install_out  # noqa: E402
+
+_install_out(globals(), "special.")  # out= on every function that declares it (see _out.py)

@@ -20,7 +20,7 @@ import numpy as np
 from .. import _standin, backend
 from ..backend import is_float_dtype, kind_of
 from ..core import Tracer
-from . import dtypes
+from . import _validate, dtypes
 
 __all__ = ["Tensor", "TENSOR_TYPES", "wrap", "Size"]
 
@@ -406,11 +406,7 @@ def _rebuild(host, req, dev=None):
     return t
 
 
-def _dim(d, ndim):
-    nd = max(ndim, 1)
-    if not -nd <= d < nd:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {d})")
-    return d % nd
+_dim = _validate.dim  # a dim checked and wrapped (compat's one validation module)
 
 
 def _host_mem(buf):

@@ -16,9 +16,13 @@ import warnings
 from ...nn import functional as _F
 from ...nn._activations import check_dropout_p
 from ...nn.functional import (  # noqa: F401
-    adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d, avg_pool2d, conv1d, conv2d, conv3d, conv_transpose1d,
-    conv_transpose2d, gelu, group_norm, huber_loss, layer_norm, linear, log_sigmoid, smooth_l1_loss as _smooth_l1,
-    softplus,
+    adaptive_avg_pool1d, adaptive_avg_pool2d, gelu, group_norm, layer_norm, log_sigmoid,
+    smooth_l1_loss as _smooth_l1, softplus,
+)
+from .. import _validate
+from . import functional_checked as _checked
+from .functional_checked import (  # noqa: F401
+    avg_pool1d, avg_pool2d, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, huber_loss, linear, one_hot,
 )
 from ..grad_mode import no_grad
 from .upsampling import interpolate, upsample  # noqa: F401
@@ -110,19 +114,19 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """softmax along ``dim``; without ``dim``: 0 for 0/1/3-d input, else 1 (with a warning)."""
     if dim is None:
         dim = _softmax_dim("softmax", input.dim(), _stacklevel)
-    return _F.softmax(_with_dtype(input, dtype), dim)
+    return _checked.softmax_of(_F.softmax, "softmax", _with_dtype(input, dtype), dim)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("softmin", input.dim(), _stacklevel)
-    return _F.softmax(-_with_dtype(input, dtype), dim)
+    return _checked.softmax_of(_F.softmax, "softmin", -_with_dtype(input, dtype), dim)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return _F.log_softmax(_with_dtype(input, dtype), dim)
+    return _checked.softmax_of(_F.log_softmax, "log_softmax", _with_dtype(input, dtype), dim)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -223,11 +227,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
               sparse=False):
     if max_norm is not None or sparse:
         raise ValueError("embedding: max_norm and sparse=True are not supported by funcgrad.compat")
+    _checked.embedding_checks(input, weight)
     return _F.embedding(input, weight, padding_idx)
-
-
-def one_hot(tensor, num_classes=-1):
-    return _F.one_hot(tensor, num_classes)
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
@@ -257,6 +258,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
 
 def _max_pool(fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
     """``fn``'s pooled values; with ``return_indices`` also each window's argmax (see unpool.py)."""
+    _checked.pool_window(f"max_pool{nd}d", nd, kernel_size, stride, padding, dilation)
     out = fn(input, kernel_size, stride, padding, dilation, ceil_mode)
     if not return_indices:
         return out
@@ -308,11 +310,13 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                   label_smoothing=0.0):
+    _checked.cross_entropy_checks(input, target, weight, ignore_index)
     return _F.cross_entropy(input, target, weight, ignore_index, legacy_reduction(size_average, reduce, reduction),
                             label_smoothing)
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    _checked.nll_loss_checks(input, target, weight, ignore_index)
     return _F.nll_loss(input, target, weight, ignore_index, legacy_reduction(size_average, reduce, reduction))
 
 
@@ -320,6 +324,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    _checked.binary_cross_entropy_checks(input, target)
     return _F.binary_cross_entropy(input, target, weight, legacy_reduction(size_average, reduce, reduction))
 
 
@@ -354,44 +359,27 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return (x1 * x2).sum(dim) / n
 
 
-from .loss_more import (  # noqa: E402
-    FUNCTIONS as _LOSS_MORE, cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, margin_ranking_loss,
-    multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss,
-    triplet_margin_loss, triplet_margin_with_distance_loss,
-)
-
-from .activation_more import (  # noqa: E402
-    FUNCTIONS as _ACTIVATION_MORE, celu, celu_, glu, hardshrink, hardsigmoid, hardswish, mish, rrelu, rrelu_, selu,
-    selu_, softshrink, softsign, tanhshrink, threshold, threshold_,
-)
-
-from .layers_more import (  # noqa: E402
-    FUNCTIONS as _LAYERS_MORE, adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d, avg_pool3d,
-    channel_shuffle, embedding_bag, fold, max_pool3d, unfold,
-)
-
+from . import activation as _activation, conv as _conv_layers, distance as _distance, dropout as _dropout  # noqa: E402
+from . import linear as _linear, loss as _loss, normalization as _normalization, pooling as _pooling  # noqa: E402
+from . import shape_layers as _shape_layers, sparse as _sparse, upsampling as _upsampling  # noqa: E402
+from . import grid_sample as _grid_sample, unpool as _unpool  # noqa: E402
 from .ctc import ctc_loss  # noqa: E402
+from .grid_sample import GRID_SAMPLE_INTERPOLATION_MODES, GRID_SAMPLE_PADDING_MODES  # noqa: E402,F401
 
-from .layers_extra2 import (  # noqa: E402
-    FUNCTIONS as _LAYERS_EXTRA2, alpha_dropout, conv_transpose3d, dropout3d, feature_alpha_dropout, gumbel_softmax,
-    local_response_norm, lp_pool1d, lp_pool2d, rms_norm,
-)
-
-from .grid_sample import FUNCTIONS as _GRID, affine_grid, grid_sample  # noqa: E402
-from .unpool import FUNCTIONS as _UNPOOL, max_unpool1d, max_unpool2d, max_unpool3d  # noqa: E402
-from .functional_more import (  # noqa: E402
-    FUNCTIONS as _MORE, GRID_SAMPLE_INTERPOLATION_MODES, GRID_SAMPLE_PADDING_MODES, adaptive_max_pool3d, bilinear,
-    lp_pool3d, max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices, pdist, upsample_bilinear,
-    upsample_nearest,
-)
-
-__all__ += _LOSS_MORE + _ACTIVATION_MORE + _LAYERS_MORE + ["ctc_loss"] + _LAYERS_EXTRA2 + _GRID + _UNPOOL + _MORE
+# the functional forms the layer modules define next to their layers (each module's FUNCTIONS)
+_DEFINED_BESIDE_LAYERS = [(m, n) for m in (_activation, _loss, _linear, _conv_layers, _pooling, _normalization,
+                                           _dropout, _sparse, _distance, _shape_layers, _upsampling, _grid_sample,
+                                           _unpool)
+                          for n in m.FUNCTIONS]
+globals().update({n: getattr(m, n) for m, n in _DEFINED_BESIDE_LAYERS})
+__all__ += [n for _, n in _DEFINED_BESIDE_LAYERS] + ["ctc_loss"]
 
 
 # PyTorch's functional ops return freshly laid-out (C-contiguous) tensors; funcgrad's
 # composite layers may end in a view of an internal buffer (a transposed matmul result),
 # which compat keeps as a view rather than copying every intermediate. One copy at the
 # boundary, only when needed, restores PyTorch's layout (so ``out.view(n, -1)`` works).
+# The same boundary gives funcgrad's ValueErrors PyTorch's class (OpError: RuntimeError and ValueError).
 def _contiguous_result(fn):
     from ..tensor import Tensor  # noqa: PLC0415
 
@@ -400,7 +388,12 @@ def _contiguous_result(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        out = fn(*args, **kwargs)
+        try:
+            out = fn(*args, **kwargs)
+        except ValueError as e:
+            if type(e) is not ValueError:
+                raise
+            raise _validate.op_error(e) from e
         return tuple(lay_out(o) for o in out) if type(out) is tuple else lay_out(out)
 
     return wrapper

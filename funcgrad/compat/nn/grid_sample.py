@@ -11,6 +11,9 @@ from .. import creation as _c
 
 FUNCTIONS = ["affine_grid", "grid_sample"]
 
+GRID_SAMPLE_INTERPOLATION_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+GRID_SAMPLE_PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
+
 
 def _base_coords(n, align_corners, like):
     if align_corners:

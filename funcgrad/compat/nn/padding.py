@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import creation as _c
+from .. import _validate, creation as _c
 from .module import Module
 
 __all__ = ["ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
@@ -36,7 +36,9 @@ def pad(input, pad, mode="constant", value=None):
     Negative widths crop (before a circular or replicate pad, after a reflect pad, as PyTorch). ``reflect`` excludes the edge and needs a width
     below the dim's size; ``replicate`` repeats the edge; ``circular`` wraps (at most once around).
     """
-    pad = tuple(int(p) for p in pad)
+    if not isinstance(pad, (tuple, list)):
+        raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, not {type(pad).__name__}")
+    pad = _validate.sizes((pad,), "pad", "pad")
     if len(pad) % 2:
         raise ValueError("Padding length must be divisible by 2")
     if len(pad) // 2 > input.dim():

@@ -14,7 +14,8 @@ from . import functional as F
 from . import init
 from .attention import attend
 from .containers import ModuleList
-from .layers import Dropout, Linear
+from .dropout import Dropout
+from .linear import Linear
 from .module import Module
 from .parameter import Parameter
 
@@ -126,7 +127,7 @@ class TransformerEncoderLayer(Module):
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
         super().__init__()
-        from .layers import LayerNorm  # noqa: PLC0415
+        from .normalization import LayerNorm  # noqa: PLC0415
 
         kw = {"device": device, "dtype": dtype}
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kw)
@@ -180,7 +181,7 @@ class TransformerDecoderLayer(Module):
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
         super().__init__()
-        from .layers import LayerNorm  # noqa: PLC0415
+        from .normalization import LayerNorm  # noqa: PLC0415
 
         kw = {"device": device, "dtype": dtype}
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kw)
@@ -247,7 +248,7 @@ class Transformer(Module):
                  dropout=0.1, activation="relu", custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
         super().__init__()
-        from .layers import LayerNorm  # noqa: PLC0415
+        from .normalization import LayerNorm  # noqa: PLC0415
 
         kw = {"device": device, "dtype": dtype}
         opts = dict(dim_feedforward=dim_feedforward, dropout=dropout, activation=activation,

@@ -4,12 +4,14 @@ source-index rules; differentiable (index_select and weighted sums, one spatial 
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
 from .module import Module
 
 __all__ = ["interpolate", "upsample", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"]
+FUNCTIONS = ["upsample_bilinear", "upsample_nearest"]  # torch.nn.functional names defined here (beside interpolate)
 
 _MODES = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "linear": (1,), "bilinear": (2,)}
 
@@ -77,6 +79,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if antialias:
         raise ValueError("interpolate: antialias=True is not supported by funcgrad.compat")
     in_sizes, out_sizes, scales = _sizes(input, size, scale_factor, nd)
+    if min(in_sizes, default=1) <= 0 or min(out_sizes, default=1) <= 0:  # (before any division by them)
+        raise RuntimeError(f"interpolate: Input and output sizes should be greater than 0, but got input "
+                           f"{tuple(in_sizes)} output {tuple(out_sizes)}")
     if recompute_scale_factor:
         scales = [None] * nd
     x = input
@@ -119,3 +124,17 @@ class UpsamplingNearest2d(Upsample):
 class UpsamplingBilinear2d(Upsample):
     def __init__(self, size=None, scale_factor=None):
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """Deprecated: ``interpolate(..., mode='bilinear', align_corners=True)`` (with PyTorch's warning)."""
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """Deprecated: ``interpolate(..., mode='nearest')`` (with PyTorch's warning)."""
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="nearest")

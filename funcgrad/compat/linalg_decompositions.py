@@ -1,60 +1,50 @@
-"""More of torch.linalg: triangular and Cholesky solves, the ``*_ex`` forms, LU, eig, lstsq,
-matrix_rank/cond/exp, vecdot, vander, diagonal, tensorinv/tensorsolve, householder_product; and
-the legacy torch.* spellings (``triangular_solve``, ``cholesky_solve``, ``cholesky_inverse``,
-``lu_unpack``, ``lu_solve``, ``frobenius_norm``, ``nuclear_norm``, ``norm_except_dim``).
+"""torch.linalg factorizations: the checked ``*_ex`` forms (``cholesky_ex``, ``inv_ex``,
+``solve_ex``: an ``info`` tensor instead of an error), LU (``lu_factor``, ``lu``, ``lu_solve``,
+``lu_unpack`` and the legacy ``torch.lu_solve``), ``eig``/``eigvals`` of general matrices and
+``householder_product``.
 
-Everything differentiable is written with compat ops and funcgrad.numpy.linalg (gradients come
-from the core's rules); the LU factorisation itself is computed by scipy and is not
-differentiable here (an input that requires grad is refused with a clear error).
-"""
+The LU factorisation itself is computed by scipy and is not differentiable here (an input that
+requires grad is refused with a clear error); the rest is written with compat ops and
+funcgrad.numpy.linalg, so gradients come from the core's rules."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .. import numpy as fnp
-from ..scipy import linalg as _sl
 from . import dtypes
 from ._dispatch import FUNCS, METHODS, op
 from .device import like
 from .grad_mode import STATE
 from .linalg import LinAlgError, _linalg, _returns, _square, inv, solve
+from .linalg_solvers import solve_triangular
 from .tensor import Tensor, wrap
 
-__all__ = ["solve_triangular", "cholesky_ex", "inv_ex", "solve_ex", "lu_factor", "lu_factor_ex", "lu", "lu_solve",
-           "eig", "eigvals", "lstsq", "matrix_rank", "cond", "matrix_exp", "vecdot", "vander", "diagonal",
-           "tensorinv", "tensorsolve", "householder_product", "matrix_norm", "norm"]
+__all__ = ["cholesky_ex", "inv_ex", "solve_ex", "lu_factor_ex", "lu_factor", "lu_unpack", "lu", "lu_solve", "eig", "eigvals", "householder_product"]
+
 
 _EX = _returns("linalg_cholesky_ex", ["L", "info"])
+
+
 _INV_EX = _returns("linalg_inv_ex", ["inverse", "info"])
+
+
 _SOLVE_EX = _returns("linalg_solve_ex", ["result", "info"])
+
+
 _LU_FACTOR = _returns("linalg_lu_factor", ["LU", "pivots"])
+
+
 _LU_FACTOR_EX = _returns("linalg_lu_factor_ex", ["LU", "pivots", "info"])
+
+
 _LU = _returns("linalg_lu", ["P", "L", "U"])
+
+
 _EIG = _returns("linalg_eig", ["eigenvalues", "eigenvectors"])
-_LSTSQ = _returns("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
-_TRI = _returns("triangular_solve", ["solution", "cloned_coefficient"])
+
+
 _UNPACK = _returns("lu_unpack", ["P", "L", "U"])
-
-
-def _tri(A, upper, unitriangular):
-    T = FUNCS["triu"](A) if upper else FUNCS["tril"](A)
-    if unitriangular:
-        n = A.shape[-1]
-        from .creation import eye  # noqa: PLC0415
-
-        T = T - FUNCS["diag_embed"](FUNCS["diagonal"](T, 0, -2, -1)) + eye(n, dtype=A.dtype)
-    return T
-
-
-@_linalg("solve_triangular")
-def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
-    """X with ``A X = B`` (``X A = B`` if not left), reading only A's upper or lower triangle."""
-    _square("solve_triangular", A)
-    T = _tri(A, upper, unitriangular)
-    if left:
-        return fnp.linalg.solve(T, B)
-    return fnp.linalg.solve(T.mT, B.mT).mT
 
 
 def _info(A, fails):
@@ -254,137 +244,6 @@ def eigvals(A, *, out=None):
     return _complex(fnp.linalg.eigvals(A), A)
 
 
-def lstsq(A, B, rcond=None, *, driver=None):
-    """(solution, residuals, rank, singular_values) as PyTorch's default CPU driver (gelsy) returns
-    them: residuals only when A is tall and of full rank, no singular values."""
-    from .creation import empty, tensor  # noqa: PLC0415
-
-    if driver not in (None, "gels", "gelsy", "gelsd", "gelss"):
-        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss), "
-                           f"got {driver}")
-    vec = B.dim() == A.dim() - 1
-    Bm = B.unsqueeze(-1) if vec else B
-    X = FUNCS["matmul"](FUNCS["pinverse"](A, 1e-15 if rcond is None else rcond), Bm)
-    m, n = A.shape[-2:]
-    ranks = matrix_rank(A)
-    res = empty(0, dtype=A.dtype)
-    if driver not in (None, "gelsy") and m > n and bool((ranks._value == n).all()):
-        res = ((FUNCS["matmul"](A, X) - Bm).abs() ** 2).sum(-2)
-    sv = fnp.linalg.svd(A, compute_uv=False) if driver in ("gelsd", "gelss") else empty(0, dtype=A.dtype)
-    rank = ranks if driver != "gels" else tensor([], dtype=dtypes.int64)
-    return _LSTSQ(X.squeeze(-1) if vec else X, res, rank, sv)
-
-
-def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
-    s = fnp.linalg.svd(A.detach(), compute_uv=False)
-    smax = s.amax(-1, keepdim=True) if s.shape[-1] else s.sum(-1, keepdim=True)
-    eps = float(np.finfo(A._value.dtype).eps)
-    if atol is None and rtol is None:
-        rtol = eps * max(A.shape[-2:])
-    tol = FUNCS["maximum"](FUNCS["mul"](smax, 0.0 if rtol is None else rtol), FUNCS["mul"](smax, 0.0) + (atol or 0.0))
-    return (s > tol).sum(-1)
-
-
-def cond(A, p=None, *, out=None):
-    if p is None or p in (2, -2):
-        s = fnp.linalg.svd(A, compute_uv=False)
-        return s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
-    return matrix_norm(A, p) * matrix_norm(inv(A), p)
-
-
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):  # noqa: A002
-    """Frobenius, nuclear, 1 / -1 (max / min column sum), inf / -inf (max / min row sum), 2 / -2
-    (largest / smallest singular value) over the two dimensions ``dim``."""
-    if dtype is not None:
-        A = A.to(dtype)
-    if len(dim) != 2:
-        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {tuple(dim)}")
-    d0, d1 = (int(d) % A.dim() for d in dim)
-    if d0 == d1:
-        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
-    x = FUNCS["movedim"](A, (d0, d1), (-2, -1))
-    a = x.abs()
-    if ord == "fro":
-        r = FUNCS["sqrt"]((a * a).sum((-2, -1)))
-    elif ord == "nuc":
-        r = fnp.linalg.svd(x, compute_uv=False).sum(-1)
-    elif ord in (2, -2):
-        sv = fnp.linalg.svd(x, compute_uv=False)
-        r = sv[..., 0] if ord == 2 else sv[..., -1]
-    elif ord in (1, -1, float("inf"), float("-inf")):
-        sums = a.sum(-2) if ord in (1, -1) else a.sum(-1)
-        r = sums.amax(-1) if ord > 0 else sums.amin(-1)
-    else:
-        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    if keepdim:
-        for d in sorted((d0, d1)):
-            r = r.unsqueeze(d)
-    return r
-
-
-def norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):  # noqa: A002
-    """torch.linalg.norm: a vector norm over one dim (or of the flattened input when neither ord nor
-    dim is given), a matrix norm over two (or of a 2-D input given ord but not dim)."""
-    from .linalg import vector_norm  # noqa: PLC0415
-
-    if dtype is not None:
-        A = A.to(dtype)
-    if isinstance(dim, int):
-        dim = (dim,)
-    if dim is None:
-        if ord is None:
-            return vector_norm(A.reshape(-1), 2, 0, False) if not keepdim else \
-                vector_norm(A, 2, tuple(range(A.dim())), True)
-        if A.dim() not in (1, 2):
-            raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
-                               f"{A.dim()}D.")
-        dim = tuple(range(A.dim()))
-    if len(dim) == 2:
-        return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim)
-    return vector_norm(A, 2 if ord is None else ord, tuple(dim), keepdim)
-
-
-def matrix_exp(A):
-    _square("matrix_exp", A)
-    if A.dim() == 2:
-        return _sl.expm(A)
-    flat = A.reshape(-1, *A.shape[-2:])
-    return FUNCS["stack"]([_sl.expm(flat[i]) for i in range(flat.shape[0])]).reshape(A.shape) if flat.shape[0] else \
-        A.clone()
-
-
-def vecdot(x, y, *, dim=-1, out=None):
-    """sum(conj(x) * y) over ``dim`` (broadcasting)."""
-    return (FUNCS["conj"](x) * y).sum(dim) if x.is_complex() else (x * y).sum(dim)
-
-
-def vander(x, *, N=None):
-    """Columns x**0, x**1, ..., x**(N-1) (increasing powers, as torch.linalg.vander)."""
-    n = x.shape[-1] if N is None else int(N)
-    if n < 0 or (N is not None and n < 1):
-        raise RuntimeError(f"N must be greater than 1, got {N}")
-    if n == 0:
-        return x.unsqueeze(-1)[..., :0]
-    from .creation import ones_like  # noqa: PLC0415
-
-    cols = [ones_like(x)]
-    for _ in range(n - 1):
-        cols.append(cols[-1] * x)
-    return FUNCS["stack"](cols, -1)
-
-
-def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
-    return FUNCS["diagonal"](A, offset, dim1, dim2)
-
-
-def tensorinv(A, ind=2, *, out=None):
-    return fnp.linalg.tensorinv(A, ind=ind)
-
-
-def tensorsolve(A, B, dims=None, *, out=None):
-    return fnp.linalg.tensorsolve(A, B, axes=dims)
-
-
 def householder_product(A, tau, *, out=None):
     """The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^H (v_i: 1 at i, A[i+1:, i] below)."""
     m, n = A.shape[-2:]
@@ -403,61 +262,12 @@ def householder_product(A, tau, *, out=None):
     return Q[..., :, :n]
 
 
-# --- the torch.* spellings -------------------------------------------------------------
-@op("triangular_solve")
-def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=None):
-    T = A.mT if transpose else A
-    return _TRI(solve_triangular(T, b, upper=upper != transpose, unitriangular=unitriangular), A.clone())
-
-
-@op("cholesky_solve")
-def cholesky_solve(B, L, upper=False, *, out=None):
-    """X with ``(L L^H) X = B`` (``U^H U`` if upper)."""
-    if upper:
-        L = FUNCS["conj"](L).mT if L.is_complex() else L.mT
-    y = solve_triangular(L, B, upper=False)
-    return solve_triangular(FUNCS["conj"](L).mT if L.is_complex() else L.mT, y, upper=True)
-
-
-@op("cholesky_inverse")
-def cholesky_inverse(L, upper=False, *, out=None):
-    from .creation import eye  # noqa: PLC0415
-
-    return cholesky_solve(eye(L.shape[-1], dtype=L.dtype).expand(*L.shape), L, upper)
-
-
 @op("lu_solve")
 def _torch_lu_solve(b, LU_data, LU_pivots, *, out=None):
     return lu_solve(LU_data, LU_pivots, b)
 
 
 op("lu_unpack", method=False)(lu_unpack)
-
-
-@op("frobenius_norm", method=False)
-def frobenius_norm(input, dim=(-2, -1), keepdim=False, *, out=None):
-    return FUNCS["norm"](input, "fro", dim, keepdim)
-
-
-@op("nuclear_norm", method=False)
-def nuclear_norm(input, dim=(-2, -1), keepdim=False, *, out=None):
-    if isinstance(dim, bool):
-        dim, keepdim = (-2, -1), dim
-    x = FUNCS["movedim"](input, tuple(dim), (-2, -1))
-    s = fnp.linalg.svd(x, compute_uv=False).sum(-1)
-    if keepdim:
-        for d in sorted(int(v) % input.dim() for v in dim):
-            s = s.unsqueeze(d)
-    return s
-
-
-@op("norm_except_dim", method=False)
-def norm_except_dim(v, pow=2, dim=0):  # noqa: A002
-    """The ``pow``-norm over every dimension but ``dim`` (kept, size 1 elsewhere); dim -1: all."""
-    if dim == -1:
-        return FUNCS["norm"](v, pow)
-    others = tuple(i for i in range(v.dim()) if i != dim % v.dim())
-    return FUNCS["norm"](v, pow, others, True)
 
 
 METHODS.setdefault("lu_solve", _torch_lu_solve)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 
-from .distributions import Distribution, _t
-from .tensor import Size
+from ..tensor import Size
+from .distribution import Distribution, _t
 
 __all__ = ["Transform", "ExpTransform", "AffineTransform", "SigmoidTransform", "TanhTransform", "SoftplusTransform",
            "PowerTransform", "AbsTransform", "ComposeTransform", "identity_transform", "TransformedDistribution"]
@@ -104,7 +104,7 @@ class SigmoidTransform(Transform):
         return y.log() - (-y).log1p()
 
     def log_abs_det_jacobian(self, x, y):
-        from .nn.functional import softplus  # noqa: PLC0415
+        from ..nn.functional import softplus  # noqa: PLC0415
 
         return -softplus(-x) - softplus(x)
 
@@ -117,14 +117,14 @@ class TanhTransform(Transform):
         return y.atanh()
 
     def log_abs_det_jacobian(self, x, y):
-        from .nn.functional import softplus  # noqa: PLC0415
+        from ..nn.functional import softplus  # noqa: PLC0415
 
         return 2.0 * (math.log(2.0) - x - softplus(-2.0 * x))
 
 
 class SoftplusTransform(Transform):
     def _call(self, x):
-        from .nn.functional import softplus  # noqa: PLC0415
+        from ..nn.functional import softplus  # noqa: PLC0415
 
         return softplus(x)
 
@@ -132,7 +132,7 @@ class SoftplusTransform(Transform):
         return (-y).expm1().neg().log() + y
 
     def log_abs_det_jacobian(self, x, y):
-        from .nn.functional import softplus  # noqa: PLC0415
+        from ..nn.functional import softplus  # noqa: PLC0415
 
         return -softplus(-x)
 
