@@ -1,8 +1,10 @@
 """Write docs/numpy-coverage.md: what funcgrad.numpy covers, and how well.
 
 Everything on the page is derived from the code, so it cannot drift:
-- the functions are the public functions of ``funcgrad.numpy``,
-  ``funcgrad.numpy.linalg`` and ``funcgrad.numpy.fft``;
+- the names are every public name of numpy's ``numpy``, ``numpy.linalg`` and ``numpy.fft``
+  (``dir``), plus funcgrad's own public functions there; each is implemented (present in
+  ``funcgrad.numpy``, ``funcgrad.numpy.linalg``, ``funcgrad.numpy.fft``), not applicable
+  (``NOT_APPLICABLE`` below gives the reason, by category), or missing;
 - the primitives a function may bind are found by following the names its code
   (and the code of the helpers it calls, transitively) refers to, down to
   ``Primitive`` objects and their ``bind``; error paths are included, so the
@@ -37,7 +39,9 @@ import funcgrad.numpy as fnp  # noqa: E402
 from funcgrad.core import REGISTRY, Primitive  # noqa: E402
 
 NAMESPACES = [("funcgrad.numpy", fnp, np), ("funcgrad.numpy.linalg", fnp.linalg, np.linalg),
-              ("funcgrad.numpy.fft", fnp.fft, np.fft)]
+              ("funcgrad.numpy.fft", fnp.fft, np.fft), ("funcgrad.numpy.emath", fnp.emath, np.emath),
+              ("funcgrad.numpy.polynomial", fnp.polynomial, np.polynomial),
+              ("funcgrad.numpy.polynomial.polynomial", fnp.polynomial.polynomial, np.polynomial.polynomial)]
 
 
 def _stand_in_tested():
@@ -168,37 +172,150 @@ def _summary(prims, tested):
     return fwd, rev, vmap, gpu
 
 
+# --- every public numpy name: implemented, not applicable (with the reason), or missing ----------
+
+# Names funcgrad does not provide on purpose, by category: (reason, names).  A name listed here
+# that funcgrad.numpy does provide is an error (the page would be wrong), checked by render().
+NOT_APPLICABLE = {
+    "I/O": ("files, buffers and text parsing make host data, not values to differentiate: "
+            "read with numpy, then `fnp.asarray`",
+            "load save savez savez_compressed savetxt loadtxt genfromtxt fromfile frombuffer "
+            "fromregex fromstring memmap"),
+    "printing": ("printing and formatting give strings; numpy's apply to `np.asarray(x)`",
+                 "array2string array_repr array_str format_float_positional format_float_scientific "
+                 "printoptions set_printoptions get_printoptions base_repr binary_repr typename"),
+    "bit packing": ("integer-only bit packing, no derivative (the elementwise `bitwise_*` are "
+                    "implemented)", "packbits unpackbits"),
+    "datetimes": ("datetimes and business days: funcgrad arrays hold numbers only",
+                  "datetime64 timedelta64 busdaycalendar busday_count busday_offset is_busday "
+                  "datetime_as_string datetime_data isnat"),
+    "non-numeric dtypes": ("strings, bytes, objects and structured records: funcgrad arrays hold "
+                           "bool, integer, float and complex values only",
+                           "bytes_ str_ character flexible object_ void record recarray rec char "
+                           "strings"),
+    "in-place writes": ("writes into its argument; funcgrad arrays are immutable: use "
+                        "`where(mask, src, dst)` or `x.at[idx].set(v)` (`fill_diagonal`, `put`, `place`, "
+                        "`putmask` exist as functional updates with `inplace=False`)", "copyto"),
+    "memory layout": ("buffer layout, sharing and iteration objects: funcgrad arrays are immutable "
+                      "values without a memory layout of their own (use `broadcast_shapes`, "
+                      "`broadcast_arrays`, `ndindex`, `ndenumerate`)",
+                      "may_share_memory shares_memory isfortran flatiter nditer nested_iters "
+                      "broadcast getbufsize setbufsize"),
+    "error state": ("numpy's floating-point error state; it governs funcgrad's CPU computations, "
+                    "so use numpy's own", "errstate seterr geterr seterrcall geterrcall"),
+    "Python objects": ("object arrays, ufunc objects and the legacy matrix/poly1d classes "
+                       "(funcgrad functions are plain functions; use the `poly*` functions and 2-d "
+                       "arrays)", "frompyfunc ufunc matrix asmatrix bmat poly1d"),
+    "masked arrays": ("a container class (`numpy.ma`): use `where` and the `nan*` reductions", "ma"),
+    "random": ("numpy's global-state generator: funcgrad.random has explicit keys", "random"),
+    "numpy itself": ("build, configuration, testing and typing of numpy itself",
+                     "show_config show_runtime get_include info test testing typing f2py ctypeslib "
+                     "core lib"),
+}
+
+
+def _na_reasons():
+    out = {}
+    for category, (reason, names) in NOT_APPLICABLE.items():
+        for name in names.split():
+            out[name] = category
+    return out
+
+
+def _kind(obj):
+    """What a non-function name funcgrad provides is (numpy's dtypes and constants are numpy's own)."""
+    if isinstance(obj, types.ModuleType):
+        return "module"
+    if isinstance(obj, type):
+        return "dtype" if issubclass(obj, np.generic) else "class"
+    if obj is None or isinstance(obj, (np.generic, int, float, complex, str, tuple, dict)):
+        return "constant"
+    if callable(obj):
+        return "numpy's own (inspects dtypes, shapes or types)" if \
+            getattr(obj, "__module__", "").startswith("numpy") else "callable object"
+    return "index helper"
+
+
+def _imported_module(ref, name):
+    """A module a namespace merely imports (``np`` and ``pu`` in numpy.polynomial.polynomial)."""
+    obj = getattr(ref, name)
+    return isinstance(obj, types.ModuleType) and not obj.__name__.startswith(ref.__name__.split(".")[0] + ".") \
+        or isinstance(obj, types.ModuleType) and "." in ref.__name__ and not obj.__name__.startswith(ref.__name__ + ".")
+
+
+def _namespace_rows(title, mod, ref, tested, na):
+    funcs = _public_functions(mod)
+    names = sorted(set(n for n in dir(ref) if not n.startswith("_") and not _imported_module(ref, n)) | set(funcs))
+    rows, counts = [], {"implemented": 0, "n/a": 0, "missing": 0}
+    for name in names:
+        if name in funcs:
+            ps = _prims_of(funcs[name])
+            fwd, rev, vmap, gpu = _summary(ps, tested)
+            plist = ", ".join(f"`{p}`" for p in sorted(ps)) or "-"
+            status = "yes" if hasattr(ref, name) else "yes (funcgrad only)"
+            rows.append(f"| `{name}` | {status} | {fwd} | {rev} | {vmap} | {gpu} | {plist} |")
+        elif hasattr(mod, name):
+            rows.append(f"| `{name}` | yes ({_kind(getattr(mod, name))}) | - | - | - | - | - |")
+        elif name in na:
+            rows.append(f"| `{name}` | n/a: {na[name]} | - | - | - | - | - |")
+        else:
+            rows.append(f"| `{name}` | **missing** | - | - | - | - | - |")
+        if hasattr(ref, name):
+            counts["implemented" if hasattr(mod, name) else "n/a" if name in na else "missing"] += 1
+    missing = [n for n in names if hasattr(ref, n) and not hasattr(mod, n) and n not in na]
+    counted = [n for n in names if hasattr(ref, n)]
+    n_numpy = len(counted)
+    lines = [f"## `{title}` (numpy's `{ref.__name__}`: {n_numpy} "
+             f"public names: {counts['implemented']} implemented, {counts['n/a']} not applicable, "
+             f"{counts['missing']} missing)", "",
+             "| name | status | forward | reverse | vmap | GPU | primitives |",
+             "| --- | --- | --- | --- | --- | --- | --- |"] + rows
+    lines += ["", f"Missing from `{title}` ({len(missing)}): "
+              + (", ".join(f"`{n}`" for n in missing) if missing else "none") + ".", ""]
+    return lines, counts
+
+
 def render():
     tested = _stand_in_tested()
+    na = _na_reasons()
+    provided = sorted(n for n in na if any(hasattr(m, n) for _, m, _ in NAMESPACES))
+    if provided:
+        raise SystemExit(f"NOT_APPLICABLE lists names funcgrad provides: {provided}")
     prims = [p for _, p in sorted(REGISTRY.items()) if (getattr(p.impl, "__module__", "") or "").startswith("funcgrad")]
+    body, totals = [], {"implemented": 0, "n/a": 0, "missing": 0}
+    for title, mod, ref in NAMESPACES:
+        lines, counts = _namespace_rows(title, mod, ref, tested, na)
+        body += lines
+        for k, v in counts.items():
+            totals[k] += v
     lines = [
         "# funcgrad.numpy coverage",
         "",
         "Generated by `python scripts/gen_numpy_coverage.py` from the code (the primitive registry",
-        "and the `funcgrad.numpy`, `funcgrad.numpy.linalg` and `funcgrad.numpy.fft` namespaces);",
-        "`tests/test_coverage_page.py` fails when this page is out of date. Do not edit it by hand.",
+        "and the funcgrad namespaces), compared with every public name of numpy "
+        f"{np.__version__}'s " + ", ".join(f"`{ref.__name__}`" for _, _, ref in NAMESPACES[:-1])
+        + f" and `{NAMESPACES[-1][2].__name__}`",
+        "(`dir()`, less the modules a namespace merely imports); `tests/test_coverage_page.py` fails when",
+        "this page is out of date. Do not edit it by hand.",
         "",
-        "Columns: **forward** / **reverse**: every differentiable primitive the function may bind has a",
-        "jvp / vjp rule (rules are written with funcgrad operations, so every order works);",
-        "**vmap**: batching rules, or the per-example loop fallback; **GPU**: every primitive's impl",
-        "uses the namespace of its inputs, proved by the stand-in backend test",
-        "(tests/primitives/test_registry.py). The primitives a function may bind are found by",
-        "following the names its code refers to, so error paths are included.",
+        f"numpy's public names: **{totals['implemented']} implemented, {totals['n/a']} not applicable, "
+        f"{totals['missing']} missing**.",
         "",
+        "**status**: `yes` (a funcgrad function; `yes (dtype)`, `(constant)`, `(module)` ... for",
+        "numpy's own objects re-exported), `n/a: category` (not applicable, for the reason in the",
+        "table below), or **missing**. Columns for functions: **forward** / **reverse**: every",
+        "differentiable primitive the function may bind has a jvp / vjp rule (rules are written with",
+        "funcgrad operations, so every order works); **vmap**: batching rules, or the per-example",
+        "loop fallback; **GPU**: every primitive's impl uses the namespace of its inputs, proved by",
+        "the stand-in backend test (tests/primitives/test_registry.py). The primitives a function may",
+        "bind are found by following the names its code refers to, so error paths are included.",
+        "",
+        "## Not applicable: the reasons", "",
+        "| category | reason | numpy names |", "| --- | --- | --- |",
     ]
-    for title, mod, ref in NAMESPACES:
-        funcs = _public_functions(mod)
-        lines += [f"## `{title}` ({len(funcs)} functions)", "",
-                  "| function | forward | reverse | vmap | GPU | primitives |", "| --- | --- | --- | --- | --- | --- |"]
-        for name, fn in sorted(funcs.items()):
-            ps = _prims_of(fn)
-            fwd, rev, vmap, gpu = _summary(ps, tested)
-            plist = ", ".join(f"`{p}`" for p in sorted(ps)) or "-"
-            lines.append(f"| `{name}` | {fwd} | {rev} | {vmap} | {gpu} | {plist} |")
-        missing = sorted(n for n in dir(ref) if not n.startswith("_") and callable(getattr(ref, n))
-                         and not isinstance(getattr(ref, n), type) and not hasattr(mod, n) and n != "test")
-        lines += ["", f"numpy functions of `{ref.__name__}` not (yet) in `{title}` ({len(missing)}):", "",
-                  ", ".join(f"`{n}`" for n in missing) if missing else "(none)", ""]
+    for category, (reason, names) in NOT_APPLICABLE.items():
+        lines.append(f"| {category} | {reason} | " + ", ".join(f"`{n}`" for n in names.split()) + " |")
+    lines += [""] + body
     lines += [f"## Primitives ({len(prims)})", "",
               "| primitive | family | differentiable | forward | reverse | vmap | GPU (stand-in tested) |",
               "| --- | --- | --- | --- | --- | --- | --- |"]

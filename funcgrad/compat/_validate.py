@@ -253,5 +253,5 @@ def conv_padding(padding, stride):
 
 def integral(dtype, fname):
     """An integer or bool dtype (bitwise ops): a float or complex one is PyTorch's NotImplementedError."""
-    if kind_of(dtype) in "fc":
+    if kind_of(np.dtype(dtype)) in "fc":  # bfloat16 and float8 count as floats
         raise NotImplementedError(f"\"{fname}_cpu\" not implemented for '{scalar_name(np.dtype(dtype))}'")

@@ -4,14 +4,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import kind_of
 from .. import scipy as _fg_scipy  # noqa: F401  (registers the special-function primitives)
+from ..backend import kind_of
 from ..core import REGISTRY, Array, bind
 from ..primitives import elementwise as ew
-from . import _validate as check, dtypes
-from .dtypes import buf_of
-from ._dispatch import FUNCS, METHODS, apply, as_t, cast, float_input, name_grad, op, promote, tensor_arg, write_out
+from . import _validate as check
+from . import dtypes
+from ._dispatch import (
+    FUNCS,
+    METHODS,
+    apply,
+    as_t,
+    cast,
+    float_input,
+    name_grad,
+    op,
+    promote,
+    tensor_arg,
+    write_out,
+)
 from .device import check_same, like, xp_of
+from .dtypes import buf_of
 from .tensor import Tensor, wrap
 
 _new = object.__new__

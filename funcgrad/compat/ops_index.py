@@ -11,15 +11,21 @@ import numpy as np
 
 from ..backend import kind_of
 from ..core import Array, Tracer
-from ..primitives.index import _Slot, getitem_p, parse_index, scatter_add_p, scatter_set_p
-from . import _validate as check, dtypes
+from ..primitives.index import (
+    _Slot,
+    getitem_p,
+    parse_index,
+    scatter_add_p,
+    scatter_set_p,
+)
+from . import _validate as check
+from . import dtypes
 from ._dispatch import METHODS, apply, as_t, cast, method, name_grad, op
 from .device import like, xp_of
 from .grad_mode import STATE
 from .graph import OpError
 from .inplace import _check_leaf, _check_writable, inplace
 from .tensor import Tensor, _dim, wrap
-
 
 _VALUE_TYPES = (Tensor, Array, Tracer, int, float, complex, np.generic)  # what x[i] = v assigns
 

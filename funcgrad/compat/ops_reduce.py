@@ -17,11 +17,22 @@ from ..backend import kind_of, to_numpy
 from ..core import REGISTRY
 from ..primitives import reduce as rd
 from ..primitives.index import getitem_p, parse_index
-from . import _validate as check, dtypes
-from .dtypes import buf_of
-from .dtypes_limited import LIMITED, check as check_limited
-from ._dispatch import apply, as_t, cast, float_input, name_grad, norm_dim, op, tensor_arg
+from . import _validate as check
+from . import dtypes
+from ._dispatch import (
+    apply,
+    as_t,
+    cast,
+    float_input,
+    name_grad,
+    norm_dim,
+    op,
+    tensor_arg,
+)
 from .device import like, xp_of
+from .dtypes import buf_of
+from .dtypes_limited import LIMITED
+from .dtypes_limited import check as check_limited
 from .tensor import Tensor, _dim, wrap
 
 _values_indices = {}
@@ -312,8 +323,10 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 @op("norm")
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    from .ops_elementwise import abs as _abs, pow as _pow, sqrt  # noqa: PLC0415, F401
     from ._dispatch import FUNCS  # noqa: PLC0415
+    from .ops_elementwise import abs as _abs  # noqa: PLC0415, F401
+    from .ops_elementwise import pow as _pow
+    from .ops_elementwise import sqrt
 
     x = float_input(input)
     if p in ("fro", 2, 2.0, None):

@@ -20,7 +20,7 @@ from ._validate import fill_scalar, order_code, shape_tuple
 
 __all__ = [
     "array", "asarray", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
-    "full_like", "empty_like", "arange", "linspace", "logspace", "eye", "identity", "tri", "meshgrid",
+    "full_like", "empty_like", "arange", "linspace", "logspace", "geomspace", "eye", "identity", "tri", "meshgrid",
 ]
 
 
@@ -32,7 +32,8 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None):
 
             return astype(a, dtype)
         return a
-    if isinstance(a, (list, tuple)) and any(isinstance(v, Tracer) for v in _flat(a)):
+    if isinstance(a, (list, tuple)) and any(isinstance(v, Tracer) or (isinstance(v, Array) and v.device.kind != "cpu")
+                                            for v in _flat(a)):
         from ._shape import stack  # noqa: PLC0415
 
         out = stack([asarray(v) for v in a])
@@ -159,6 +160,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     start, stop = astype(start, dt), astype(stop, dt)
     delta = subtract(stop, start)
     nd = max(start.ndim, stop.ndim)
+    if device is None:  # the positions live where the traced ends do
+        from ._indexing import _device  # noqa: PLC0415
+
+        device = _device(start if isinstance(start, (Array, Tracer)) and start.ndim >= stop.ndim else stop)
     t = reshape(arange(0, num, dtype=dt, device=device), (-1,) + (1,) * nd)
     step = delta / div if div > 0 else np.nan
     y = add(multiply(t, step) if div > 0 else multiply(t, delta), start)
@@ -183,6 +188,39 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     return y if dtype is None else astype(y, dtype)
 
 
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """numpy.geomspace: a geometric sequence (negative and complex ends as numpy); exact ends;
+    differentiable in start and stop."""
+    from ._elementwise import absolute, astype, sign  # noqa: PLC0415
+    from ._math import floor, log10  # noqa: PLC0415
+    from ._shape import broadcast_to, moveaxis  # noqa: PLC0415
+
+    start, stop = asarray(start), asarray(stop)
+    for end in (start, stop):
+        try:
+            host = end._concrete()
+        except Exception:  # traced without a value (vmap): numpy's check is skipped
+            continue
+        if bool(backend.namespace_of(host).any(host == 0)):
+            raise ValueError("Geometric sequence cannot include zero")
+    dt = np.result_type(start.dtype, stop.dtype, float(num), np.zeros((), dtype))
+    start, stop = astype(start, dt), astype(stop, dt)
+    out_sign = start / absolute(start) if dt.kind == "c" else sign(start)
+    start, stop = start / out_sign, stop / out_sign
+    result = logspace(log10(start), log10(stop), num=num, endpoint=endpoint, dtype=dt)
+    shape = tuple(result.shape[1:])
+    if num > 0:
+        result = result.at[0].set(broadcast_to(start, shape))
+        if num > 1 and endpoint:
+            result = result.at[-1].set(broadcast_to(stop, shape))
+    result = result * out_sign
+    if axis != 0:
+        result = moveaxis(result, 0, axis)
+    if dtype is not None and np.issubdtype(dtype, np.integer):
+        result = floor(result)
+    return result if dtype is None else astype(result, dtype)
+
+
 def eye(N, M=None, k=0, dtype=None, order="C", *, device=None):
     return Array(np.eye(N, M, k, dtype=float if dtype is None else dtype), device=backend.get_device(device))
 
@@ -194,6 +232,11 @@ def identity(n, dtype=None, *, device=None):
 def tri(N, M=None, k=0, dtype=float, *, device=None):
     """Ones at and below the k-th diagonal (numpy.tri)."""
     return Array(np.tri(N, M, k, dtype=dtype), device=backend.get_device(device))
+
+
+def indices_grid(shape, dtype):
+    """The arrays of ``numpy.indices(shape, dtype)`` as a tuple of Arrays (for fromfunction)."""
+    return tuple(Array(g) for g in np.indices(tuple(shape), dtype=dtype))
 
 
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):

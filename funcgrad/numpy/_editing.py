@@ -1,4 +1,4 @@
-"""append, insert, delete, resize: new arrays with elements added or removed.
+"""append, insert, delete, resize, trim_zeros: new arrays with elements added or removed.
 
 Each is one gather (``take``) with indices computed on the host, from the input
 or from the input concatenated with the new values, so gradients flow to the
@@ -14,7 +14,7 @@ from ._indexing import take
 from ._shape import broadcast_to, concatenate, moveaxis, ravel, reshape
 from ._util import as_array, normalize_axis
 
-__all__ = ["append", "delete", "insert", "resize"]
+__all__ = ["append", "delete", "insert", "resize", "trim_zeros"]
 
 
 def append(arr, values, axis=None):
@@ -104,3 +104,28 @@ def resize(a, new_shape):
 
         return zeros_like(flat, shape=shape)
     return reshape(take(flat, np.arange(total) % a.size), shape)
+
+
+def trim_zeros(filt, trim="fb", axis=None):
+    """numpy.trim_zeros: the slice without leading ('f') and/or trailing ('b') zeros (of every
+    axis, or of ``axis``); the zeros are found on the concrete values."""
+    from ._indexing import _concrete  # noqa: PLC0415
+    from .. import backend  # noqa: PLC0415
+
+    a, buf = _concrete(filt, "trim_zeros")
+    trim = trim.lower()
+    if trim not in {"fb", "bf", "f", "b"}:
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    nonzero = np.argwhere(backend.to_numpy(buf))
+    width = a.ndim if axis is None else 1
+    if nonzero.size == 0:
+        start = stop = np.zeros(width, dtype=np.intp)
+    else:
+        cols = nonzero if axis is None else nonzero[:, [normalize_axis(axis, a.ndim)]]
+        start, stop = cols.min(axis=0), cols.max(axis=0) + 1
+    start = start.tolist() if "f" in trim else [None] * width
+    stop = stop.tolist() if "b" in trim else [None] * width
+    if axis is None:
+        return a[tuple(slice(lo, hi) for lo, hi in zip(start, stop))]
+    ax = normalize_axis(axis, a.ndim)
+    return a[(slice(None),) * ax + (slice(start[0], stop[0]),)]

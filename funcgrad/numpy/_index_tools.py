@@ -1,5 +1,6 @@
 """Index helpers: compress, extract (gathers, differentiable), and integer index builders
-(ix_, indices, unravel_index, ravel_multi_index, diag_indices, tril_indices, triu_indices)."""
+(ix_, indices, unravel_index, ravel_multi_index, diag_indices, tril_indices, triu_indices,
+mask_indices)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ._util import as_array
 
 __all__ = ["compress", "extract", "ix_", "indices", "unravel_index", "ravel_multi_index",
            "diag_indices", "tril_indices", "triu_indices", "diag_indices_from", "tril_indices_from",
-           "triu_indices_from"]
+           "triu_indices_from", "mask_indices"]
 
 
 def _host_bool(condition, fname):
@@ -97,3 +98,10 @@ def triu_indices_from(arr, k=0):
     if a.ndim != 2:
         raise ValueError("input array must be 2-d")
     return triu_indices(a.shape[-2], k, a.shape[-1])
+
+
+def mask_indices(n, mask_func, k=0):
+    """numpy.mask_indices: the indices where ``mask_func(ones((n, n)), k)`` is non-zero."""
+    mask = mask_func(np.ones((n, n), dtype=int), k)
+    host = backend.to_numpy(mask._concrete()) if isinstance(mask, Array) else np.asarray(mask)
+    return _ints(np.nonzero(host != 0))

@@ -65,6 +65,11 @@ def _concrete(a, fname):
         ) from None
 
 
+def host_values(a, fname):
+    """The concrete values of ``a`` as a numpy array (copied from the device if need be)."""
+    return backend.to_numpy(_concrete(a, fname)[1])
+
+
 def nonzero(a):
     """Indices of the non-zero elements (a tuple of int arrays); needs a concrete array."""
     a, buf = _concrete(a, "nonzero")

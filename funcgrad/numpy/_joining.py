@@ -12,7 +12,7 @@ from ._util import as_array, normalize_axis
 
 __all__ = [
     "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "row_stack", "dstack",
-    "column_stack", "split", "array_split", "hsplit", "vsplit", "dsplit", "broadcast_arrays",
+    "column_stack", "split", "array_split", "hsplit", "vsplit", "dsplit", "broadcast_arrays", "block",
 ]
 
 
@@ -146,3 +146,42 @@ def broadcast_arrays(*args):
     arrs = [as_array(a) for a in args]
     shape = np.broadcast_shapes(*(tuple(a.shape) for a in arrs))
     return tuple(broadcast_to(a, shape) for a in arrs)
+
+
+def block(arrays):
+    """numpy.block: nested lists of arrays joined innermost along the last axis, the next
+    level along the second-to-last, ... (one concatenate per list; differentiable)."""
+    depth, max_ndim = _block_depth(arrays, ())
+    ndim = max(max_ndim, depth)
+
+    def join(a, level):
+        if isinstance(a, list):
+            return concatenate([join(x, level + 1) for x in a], axis=level - depth)
+        a = as_array(a)
+        return reshape(a, (1,) * (ndim - a.ndim) + tuple(a.shape)) if a.ndim < ndim else a
+
+    return join(arrays, 0)
+
+
+def _block_depth(a, index):
+    """(list depth, largest leaf ndim), checking numpy's rules on the nesting."""
+    if isinstance(a, tuple):
+        raise TypeError(f"arrays{''.join(f'[{i}]' for i in index)} is a tuple. Only lists can be used "
+                        "to arrange blocks, and np.block does not allow implicit conversion from tuple to "
+                        "ndarray.")
+    if not isinstance(a, list):
+        return 0, as_array(a).ndim
+    if not a:
+        raise ValueError(f"List at arrays{''.join(f'[{i}]' for i in index)} cannot be empty")
+    first = None
+    max_ndim = 0
+    for i, x in enumerate(a):
+        d, n = _block_depth(x, index + (i,))
+        if first is None:
+            first = d
+        elif d != first:
+            raise ValueError(f"List depths are mismatched. First element was at depth {first + len(index) + 1}, "
+                             f"but there is an element at depth {d + len(index) + 1} "
+                             f"(arrays{''.join(f'[{j}]' for j in index + (i,))})")
+        max_ndim = max(max_ndim, n)
+    return first + 1, max_ndim

@@ -18,7 +18,7 @@ from ._elementwise import astype, multiply
 from ._shape import broadcast_to, moveaxis, ravel, reshape, stack, transpose
 from ._util import as_array, no_out, normalize_axis
 
-__all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "kron", "cross"]
+__all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "einsum_path", "kron", "cross"]
 
 
 def matmul(x1, x2, /, out=None):
@@ -253,3 +253,12 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         fixed.append(o)
     res = _pp.einsum(fixed, subs, out_sub)
     return res if dtype is None else astype(res, dtype)
+
+
+def einsum_path(*operands, optimize="greedy", einsum_call=False):
+    """numpy.einsum_path: numpy's contraction order for these shapes (it reads shapes only)."""
+    stand_ins = [op if isinstance(op, str) or np.ndim(op) == 0 and not hasattr(op, "shape")
+                 else np.broadcast_to(np.zeros((), dtype=np.dtype(getattr(op, "dtype", np.float64))),
+                                      tuple(getattr(op, "shape", np.shape(op))))
+                 for op in operands]
+    return np.einsum_path(*stand_ins, optimize=optimize, einsum_call=einsum_call)

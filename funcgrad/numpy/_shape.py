@@ -1,5 +1,5 @@
 """Shape manipulation: reshape, transpose, swapaxes, moveaxis, expand_dims, squeeze,
-broadcast_to, ravel, concatenate, stack."""
+broadcast_to, ravel, concatenate, stack, rollaxis."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import numpy as np
 
 from ..primitives import shape as _sp
 from ._util import as_array, normalize_axis, normalize_axes
-from ._validate import integer, order_code, shape_tuple
+from ._validate import AxisError, axis_index, integer, order_code, shape_tuple
 
 __all__ = [
     "reshape", "transpose", "swapaxes", "moveaxis", "expand_dims", "squeeze", "broadcast_to",
-    "ravel", "concatenate", "stack", "broadcast_shapes", "shape", "ndim", "size",
+    "ravel", "concatenate", "stack", "broadcast_shapes", "shape", "ndim", "size", "rollaxis",
 ]
 
 
@@ -181,3 +181,22 @@ def size(a, axis=None):
     a = as_array(a)
     return a.size if axis is None else a.shape[normalize_axis(axis, a.ndim)]
 
+
+
+def rollaxis(a, axis, start=0):
+    """numpy.rollaxis: move ``axis`` to before position ``start`` (a transpose)."""
+    a = as_array(a)
+    n = a.ndim
+    axis = axis_index(axis, n, "rollaxis", "axis")
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        raise AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return a
+    axes = list(range(n))
+    axes.remove(axis)
+    axes.insert(start, axis)
+    return transpose(a, axes)

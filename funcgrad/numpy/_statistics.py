@@ -54,7 +54,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     a = _float_input(as_array(a), dtype)
     axes = normalize_axes(axis, a.ndim, lists=False)
     if where is not None:
-        w = broadcast_to(astype(_ew.not_equal(as_array(where), 0), a.dtype), a.shape)
+        real = np.finfo(a.dtype).dtype if np.dtype(a.dtype).kind == "c" else a.dtype
+        w = broadcast_to(astype(_ew.not_equal(as_array(where), 0), real), a.shape)
         n = reduce_sum(w, axes, True)
         m = reduce_sum(a * w, axes, True) / n if mean is None else mean
         d = a - m

@@ -29,12 +29,13 @@ from ._reductions import max as _max
 from ._reductions import sum as _sum
 from ._shape import broadcast_to, expand_dims, moveaxis, reshape, stack
 from ._util import as_array, no_out, normalize_axis
+from ._array_api_names import diagonal, tensordot, trace  # noqa: F401  (numpy.linalg's Array-API names)
 
 __all__ = [
     "LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "qr", "svd", "svdvals", "eig", "eigvals",
     "eigh", "eigvalsh", "norm", "vector_norm", "matrix_norm", "pinv", "matrix_power", "lstsq",
     "matrix_rank", "cond", "multi_dot", "matmul", "matrix_transpose", "outer", "vecdot", "cross",
-    "tensorinv", "tensorsolve",
+    "tensorinv", "tensorsolve", "diagonal", "trace", "tensordot",
 ]
 
 LinAlgError = np.linalg.LinAlgError
@@ -374,7 +375,7 @@ def vecdot(x1, x2, /, *, axis=-1):
     prod = x1 * x2
     if x1.shape[axis] != x2.shape[axis]:
         raise ValueError(f"vecdot: shapes {tuple(x1.shape)} and {tuple(x2.shape)} differ along axis {axis}")
-    return _sum(prod, axis=axis)
+    return _sum(prod, axis=axis, dtype=prod.dtype)  # a ufunc: no int64 accumulation
 
 
 def cross(x1, x2, /, *, axis=-1):

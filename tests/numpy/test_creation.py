@@ -75,3 +75,36 @@ def test_array_and_asarray():
     assert fnp.asarray(x, dtype=np.float32).dtype == np.float32
     g = fg.grad(lambda v: fnp.sum(fnp.asarray([v, 2 * v])))(1.0)
     assert float(g) == 3.0
+
+
+@pytest.mark.parametrize("args,kw", [
+    ((1, 1000, 4), {}), ((-1, -1000, 4), {}), ((1j, 1000j, 4), {}), ((-1 + 0j, 1 + 0j, 5), {}),
+    ((1, 256, 9), {"dtype": int}), ((1, 1000, 4), {"endpoint": False}), (([1, 2], [100, 200], 3), {"axis": 1}),
+    (([1, 2], [100, 200], 3), {"axis": -1}), ((2, 2, 0), {}), ((1, 10, 1), {}),
+    ((np.float32(1), np.float32(10), 3), {}), ((1, 10, 3), {"dtype": np.float32}),
+])
+def test_geomspace_matches_numpy(args, kw):
+    got, want = fnp.geomspace(*args, **kw), np.geomspace(*args, **kw)
+    assert got.dtype == want.dtype and tuple(got.shape) == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-6 if want.dtype == np.float32 else 1e-12)
+
+
+def test_geomspace_errors_and_derivatives():
+    with pytest.raises(ValueError, match="cannot include zero"):
+        fnp.geomspace(0, 10)
+    check_grads(lambda a, b: fnp.geomspace(a, b, 5), (np.array(2.0), np.array(50.0)))
+    check_grads(lambda a, b: fnp.geomspace(a, b, 4, endpoint=False), (np.array(-2.0), np.array(-50.0)))
+    check_grads(lambda a: fnp.geomspace(a, 3.0 * a, 3, axis=-1), (np.array([1.0, 2.0]),))
+
+
+def test_numpy_dtype_names_are_numpys():
+    for name in ("longdouble", "clongdouble", "double", "single", "intp", "uint", "bool", "half",
+                 "floating", "complexfloating", "integer", "number", "generic", "euler_gamma", "True_"):
+        assert getattr(fnp, name) is getattr(np, name), name
+    for name in ("float128", "complex256", "float96", "complex192"):
+        assert hasattr(fnp, name) == hasattr(np, name), name
+    x = fnp.asarray(np.ones(3, fnp.longdouble))
+    assert x.dtype == np.longdouble
+    assert fg.grad(lambda t: fnp.sum(fnp.sin(t)))(x).dtype == np.longdouble
+    assert fnp.issubdtype(fnp.float32, fnp.floating) and fnp.isdtype(fnp.float64, "real floating")
+    assert fnp.exceptions.AxisError is np.exceptions.AxisError

@@ -201,3 +201,13 @@ def test_index_tools():
     assert np.array_equal(g, np.tile([1.0, 0.0, 1.0, 0.0], (3, 1)))
     with pytest.raises(IndexError, match="out of bounds"):
         fnp.compress([1, 0, 1, 1], a, axis=0)
+
+
+def test_mask_indices_matches_numpy():
+    for n, k in ((3, 0), (4, 1), (4, -1), (0, 0)):
+        for fn, ref in ((fnp.triu, np.triu), (fnp.tril, np.tril)):
+            got, want = fnp.mask_indices(n, fn, k), np.mask_indices(n, ref, k)
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(g, w)
+                assert g.dtype == w.dtype

@@ -101,3 +101,12 @@ def test_products_on_any_backend(device):
     assert np.allclose(fnp.einsum("ij,jk->ik", a, b), A @ B)
     assert np.allclose(fg.grad(lambda m: fnp.einsum("ii", m))(fnp.asarray(C)), np.eye(3))
     assert np.allclose(fnp.tensordot(a, b, 1), A @ B)
+
+
+def test_einsum_path_matches_numpy():
+    ops = ("ij,jk,kl->il", A, B, R.standard_normal((4, 2)))
+    for optimize in ("greedy", "optimal", True):
+        got, want = fnp.einsum_path(*ops, optimize=optimize), np.einsum_path(*ops, optimize=optimize)
+        assert got[0] == want[0] and got[1] == want[1]
+    traced = fg.grad(lambda a: (fnp.einsum_path("ij,jk->ik", a, B)[0], fnp.sum(a))[1])(A)
+    np.testing.assert_array_equal(traced, np.ones_like(A))

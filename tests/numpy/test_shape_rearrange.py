@@ -124,3 +124,49 @@ def test_views_share_the_buffer():
             assert np.shares_memory(np.asarray(view), np.asarray(x))
     finally:
         fg.set_default_device(prev)
+
+
+def test_block_matches_numpy():
+    B2, ones = np.ones((3, 2)), np.ones((1, 6))
+    v = np.arange(3.0)
+    for arrays in ([A, B2], [[A, B2], [ones]], [1, 2, v], v, [[1], [2]], 3.0, [[[A]], [[A]]],
+                   [[A.astype(np.float32), B2.astype(np.int32)]], [np.zeros((0, 2)), np.zeros((0, 1))]):
+        _same(fnp.block(arrays), np.block(arrays))
+    for bad in ([[A], A], [], (A, B2), [[A], []]):
+        with pytest.raises((TypeError, ValueError)) as got:
+            fnp.block(bad)
+        with pytest.raises(got.type) as want:
+            np.block(bad)
+        assert str(got.value) == str(want.value)
+    check_grads(lambda a, b: fnp.block([[a, b], [b, a]]), (A[:2, :2], A[:2, 2:]))
+
+
+@pytest.mark.parametrize("axis,start", [(3, 1), (2, 0), (1, 4), (-1, 0), (0, -1), (1, 1), (2, 3), (0, 0)])
+def test_rollaxis_matches_numpy(axis, start):
+    X = np.zeros((3, 4, 5, 6))
+    _same(fnp.rollaxis(X, axis, start), np.rollaxis(X, axis, start))
+
+
+def test_rollaxis_errors_and_derivative():
+    with pytest.raises(np.exceptions.AxisError):
+        fnp.rollaxis(np.zeros((2, 3)), 1, 3)
+    with pytest.raises(np.exceptions.AxisError):
+        fnp.rollaxis(np.zeros((2, 3)), 2)
+    check_grads(lambda x: fnp.rollaxis(x, 1), (A,))
+
+
+def test_trim_zeros_matches_numpy():
+    f = np.array([0, 0, 0, 1, 2, 3, 0, 2, 1, 0])
+    for trim in ("fb", "f", "b", "bf", "FB"):
+        _same(fnp.trim_zeros(f, trim), np.trim_zeros(f, trim))
+    M = np.zeros((4, 5))
+    M[1:3, 2:4] = 1
+    for axis in (None, 0, 1, -1):
+        _same(fnp.trim_zeros(M, axis=axis), np.trim_zeros(M, axis=axis))
+        _same(fnp.trim_zeros(M, "b", axis=axis), np.trim_zeros(M, "b", axis=axis))
+    _same(fnp.trim_zeros(np.zeros(3)), np.trim_zeros(np.zeros(3)))
+    _same(fnp.trim_zeros(np.array([0j, 1 + 1j, 0])), np.trim_zeros(np.array([0j, 1 + 1j, 0])))
+    with pytest.raises(ValueError, match="unexpected character"):
+        fnp.trim_zeros(f, "x")
+    g = fg.grad(lambda x: fnp.sum(fnp.trim_zeros(x) ** 2))(np.array([0.0, 2.0, 0.0, 3.0, 0.0]))
+    np.testing.assert_array_equal(g, [0, 4, 0, 6, 0])
