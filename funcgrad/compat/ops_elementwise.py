@@ -314,7 +314,7 @@ def _invert(self):
     """``~x``: logical not of bool tensors, bitwise not of integer ones; floats are PyTorch's TypeError."""
     if self._value.dtype == np.bool_:
         return logical_not(self)
-    if self._value.dtype.kind in "fc":
+    if kind_of(self._value.dtype) in "fc":
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
     return bitwise_not(self)
 

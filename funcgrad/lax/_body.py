@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from .. import backend, tree
 from ..core import Array, ShapedArray, Tracer, Zero
 from ..numpy import asarray
@@ -62,7 +63,7 @@ def describe(aval):
 
 
 def is_float(x):
-    return type(x) is not Zero and np.dtype(x.dtype).kind in "fc"
+    return type(x) is not Zero and kind_of(x.dtype) in "fc"
 
 
 def in_avals(body):

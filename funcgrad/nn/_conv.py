@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from ..backend import kind_of
 from .. import numpy as fnp
 from ..core import Array, Tracer
 from ..primitives.conv import fold, unfold, window_out_sizes
@@ -254,7 +255,7 @@ def _pool_geometry(x, kernel_size, stride, padding, dilation, ceil_mode, nd, fna
 
 def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode, nd, fname):
     x, unbatched = _batched(x, nd, fname)
-    if x.dtype.kind != "f":
+    if kind_of(x.dtype) != "f":
         raise TypeError(f"{fname}: expected a floating-point input, got {x.dtype}")
     kernel, stride, pads, dilation, _ = _pool_geometry(x, kernel_size, stride, padding, dilation,
                                                        ceil_mode, nd, fname)
@@ -287,7 +288,7 @@ def _avg_divisor(spatial, kernel, stride, pads, out, count_include_pad):
 
 def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, nd, fname):
     x, unbatched = _batched(x, nd, fname)
-    if x.dtype.kind != "f":
+    if kind_of(x.dtype) != "f":
         raise TypeError(f"{fname}: expected a floating-point input, got {x.dtype}")
     kernel, stride, pads, dilation, out = _pool_geometry(x, kernel_size, stride, padding, 1, ceil_mode, nd, fname)
     unf = unfold(x, kernel, stride, pads, dilation)
@@ -326,7 +327,7 @@ def _adaptive_matrix(size, out, dtype, device):
 
 def _adaptive_avg(x, output_size, nd, fname):
     x, unbatched = _batched(x, nd, fname)
-    if x.dtype.kind != "f":
+    if kind_of(x.dtype) != "f":
         raise TypeError(f"{fname}: expected a floating-point input, got {x.dtype}")
     out = tuple(s if o is None else int(o) for o, s in zip(
         (output_size,) * nd if isinstance(output_size, (int, np.integer)) or output_size is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from .. import numpy as fnp
 from ..core import Array, Tracer
 
@@ -36,7 +37,7 @@ def pdist(input, p=2.0):
         raise RuntimeError(f"pdist only supports 2D tensors, got: {x.ndim}D")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
-    if x.dtype.kind not in "f":
+    if kind_of(x.dtype) not in "f":
         raise RuntimeError(f"pdist only supports floating-point dtypes, input has dtype {x.dtype}")
     n = x.shape[0]
     i, j = np.triu_indices(n, 1)

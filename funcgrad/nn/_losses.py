@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..backend import kind_of
 from .. import numpy as fnp
 from ..core import Array, Tracer
 from ._activations import _softplus0, log_softmax
@@ -151,7 +152,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     c = input.shape[cax]
     logp = log_softmax(input, axis=cax)
     wshape = (c,) + (1,) * (input.ndim - cax - 1)
-    if target.dtype.kind == "f":  # class probabilities
+    if kind_of(target.dtype) == "f":  # class probabilities
         if tuple(target.shape) != tuple(input.shape):
             raise ValueError(f"cross_entropy: probability targets must have the input's shape "
                              f"{tuple(input.shape)}, got {tuple(target.shape)}")

@@ -25,6 +25,7 @@ import functools
 
 import numpy as np
 
+from ..backend import kind_of
 from .. import tree
 from ..core import Array, Tracer
 from ..transforms import value_and_grad
@@ -127,7 +128,7 @@ class Module:
 
 def is_inexact_array(x) -> bool:
     """Float (or complex) arrays: the leaves optimizers and gradients act on."""
-    return isinstance(x, (Array, Tracer)) and np.dtype(x.dtype).kind in "fc"
+    return isinstance(x, (Array, Tracer)) and kind_of(x.dtype) in "fc"
 
 
 def partition(model, filter_spec=is_inexact_array):

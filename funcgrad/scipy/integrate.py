@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import kind_of
 from ..numpy._util import as_array
 from ..primitives.scipy_integrate import ODEError
 from ..primitives.scipy_integrate import odeint as _odeint
@@ -29,9 +30,9 @@ def odeint(func, y0, t, *args, rtol=1.4e-8, atol=1.4e-8, mxstep=10**6, hmax=np.i
         raise ValueError("odeint: hmax is not supported (the step is chosen by the error control)")
     y0 = as_array(y0)
     t = as_array(t)
-    if np.dtype(y0.dtype).kind != "f":
+    if kind_of(y0.dtype) != "f":
         y0 = y0.astype(np.float64)
-    if np.dtype(t.dtype).kind != "f":
+    if kind_of(t.dtype) != "f":
         t = t.astype(np.float64)
     if t.ndim != 1 or t.shape[0] < 1:
         raise ValueError(f"odeint: t must be a non-empty 1-d array of times, got shape {tuple(t.shape)}")
