@@ -95,7 +95,9 @@ SPECS = [
     _spec("hyp0f1", "hyp0f1", -2.0, 2.0, _pos),
     _spec("hyp1f1", "hyp1f1", -2.0, 2.0, _pos, _pos),
     _spec("hyp2f1", "hyp2f1", -0.8, 0.6, _pos, _pos, _pos, tol=_TOL),
-    _spec("hyperu", "hyperu", 0.5, 3.0, _pos, _pos),
+    # scipy's hyperu loses accuracy as b nears an integer (hyperu(1, 2 - 4e-16, 1) is 0.69, not 1):
+    # b is drawn away from the integers
+    _spec("hyperu", "hyperu", 0.5, 3.0, _pos, st.sampled_from([0.6, 1.4, 1.7, 2.5])),
     _spec("jve", "jve", 0.5, 4.0, st.sampled_from([0.0, 1.5])),
     _spec("yve", "yve", 0.5, 4.0, st.sampled_from([0.0, 1.5])),
     _spec("wrightomega", "wrightomega", -2.0, 3.0),
