@@ -16,6 +16,7 @@ from . import dtypes as _dtypes
 from . import graph as _graph  # noqa: F401  (installs the compat trace)
 from ._dispatch import FUNCS as _FUNCS, METHODS as _METHODS
 from ._out import install as _install_out
+from ..backend import kind_of as _kind_of
 from . import ops_elementwise, ops_shape, ops_index, ops_convert, ops_reduce, ops_linalg, ops_rounding  # noqa: F401
 from . import ops_sequence, ops_build, ops_complex  # noqa: F401,E402
 from . import ops_math_extra, ops_shape_extra, ops_stats  # noqa: F401,E402
@@ -66,6 +67,14 @@ from .settings import (  # noqa: E402,F401
 from . import sparse  # noqa: E402  (torch.sparse; routes sparse operands of mm/matmul: before the loops below)
 from .sparse import sparse_coo, sparse_coo_tensor, sparse_csr, sparse_csr_tensor, spmm  # noqa: E402,F401
 
+# dtype rules per PyTorch op (op_wrappers.py), installed once every op is registered and before they are
+# copied onto torch and Tensor: bfloat16 ops compute in float32 like PyTorch's kernels; the ops PyTorch
+# lacks for uint16/32/64 and float8 raise its errors
+from . import bfloat16_ops as _bfloat16_ops, dtypes_limited as _dtypes_limited  # noqa: E402
+
+_bfloat16_ops.install()
+_dtypes_limited.install()
+
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)
 Tensor.multinomial = multinomial
@@ -103,7 +112,7 @@ def set_default_tensor_type(t):
                   UserWarning, stacklevel=2)
     name = t if isinstance(t, str) else "torch." + t.__name__
     d = _dtypes.as_dtype(name[6:] if name.startswith("torch.") else name)
-    if d.dtype.kind != "f":
+    if _kind_of(d.dtype) != "f":  # bfloat16 (an ml_dtypes type, numpy kind 'V') is floating too
         raise TypeError("only floating-point types are supported as the default type")
     _dtypes.set_default_dtype(d)
 

@@ -10,14 +10,6 @@ from .autocast_mode import (  # noqa: F401
 from .custom import custom_bwd, custom_fwd  # noqa: F401
 from .grad_scaler import GradScaler  # noqa: F401
 from . import legacy as _legacy
-from .. import bfloat16_ops as _bfloat16_ops
-from .. import dtypes_limited as _dtypes_limited
-
-# dtype rules per PyTorch op (op_wrappers.py), installed here because compat imports amp after every op
-# is registered and before it copies them onto torch and Tensor (compat/__init__.py): bfloat16 ops
-# compute in float32 like PyTorch's kernels; the ops PyTorch lacks for uint16/32/64 and float8 raise
-_bfloat16_ops.install()
-_dtypes_limited.install()
 
 cuda_amp = _legacy.cuda_amp  # torch.cuda.amp
 cpu_amp = _legacy.cpu_amp  # torch.cpu.amp
