@@ -17,6 +17,7 @@ import operator
 import numpy as np
 
 from ..backend import kind_of
+from ..core import Array, Tracer
 
 # C type names PyTorch prints in "expected m1 and m2 to have the same dtype, but got: float != double"
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
@@ -130,8 +131,6 @@ def same_dtype(a, b, message):
 
 def tensor_list(ts, fname, name="tensors"):
     """A list or tuple of tensors (``cat``, ``stack``): anything else is PyTorch's TypeError."""
-    from ..core import Array, Tracer  # noqa: PLC0415
-
     if not isinstance(ts, (list, tuple)):
         raise TypeError(f"{fname}(): argument '{name}' (position 1) must be tuple of Tensors, not {type(ts).__name__}")
     for i, t in enumerate(ts):

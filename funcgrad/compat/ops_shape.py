@@ -16,7 +16,7 @@ from ..primitives.index import getitem_p
 from . import dtypes
 from .dtypes import buf_of
 from . import _validate as check
-from ._dispatch import apply, ints, method, name_grad, norm_dim, op
+from ._dispatch import apply, cast, ints, method, name_grad, norm_dim, op
 from .graph import link_view
 from .device import like, xp_of
 from .tensor import Tensor, _dim, wrap
@@ -302,8 +302,6 @@ def cat(tensors, dim=0, *, out=None):
     else:
         d, ts = _dim(dim, buf_of(full[0]).ndim, "cat"), full
     npd = dtypes.result_np(*ts)
-    from ._dispatch import cast  # noqa: PLC0415
-
     ts = [cast(x, npd) for x in ts]
     for x in ts[1:]:
         if buf_of(x).ndim != buf_of(ts[0]).ndim or any(a != b for i, (a, b) in enumerate(zip(buf_of(x).shape, buf_of(ts[0]).shape)) if i != d):
