@@ -22,6 +22,11 @@ from ..core import ALL_ARGS, Array, Trace
 from ..core import _impl_error as _core_impl_error
 from ..transforms.reverse import CallRule
 from .dtypes_limited import LIMITED, check as _check_limited
+
+# _record and the fast path test a dtype's kind and itemsize before the (slower) set lookup: every
+# limited dtype must pass that test
+if not all(d.kind in "uV" or d.itemsize == 1 for d in LIMITED):
+    raise ImportError("funcgrad.compat.graph: a limited dtype escapes the kind/itemsize pre-test")
 from .grad_mode import STATE
 from .tensor import Tensor, TENSOR_TYPES, wrap
 
@@ -230,7 +235,7 @@ class _CompatTrace(Trace):
         elif n != 2 or type(a) not in TENSOR_TYPES or type(args[1]) not in _PY_SCALARS or prim.multiple_results:
             return _record(self, prim, args, params)
         v = a._value
-        if v.dtype in LIMITED:  # uint16/32/64, float8: PyTorch's error where it has no kernel
+        if (v.dtype.kind in "uV" or v.dtype.itemsize == 1) and v.dtype in LIMITED:  # uint16/32/64, float8: no kernel
             _check_limited(prim, (v,))
         try:
             if n == 1:
@@ -302,10 +307,13 @@ def _record(trace, prim, args, params):
         return _apply_traced(prim, args, params)
     vals = []
     edges = []
-    req = False
+    req = maybe_limited = False
     for a in args:
         if type(a) in TENSOR_TYPES:
-            vals.append(a._value)
+            v = a._value
+            vals.append(v)
+            if v.dtype.kind in "uV" or v.dtype.itemsize == 1:  # maybe uint16/32/64 or float8 (limited dtypes)
+                maybe_limited = True
             fn = a.grad_fn
             if fn is not None:
                 edges.append((fn, a._output_nr))
@@ -318,10 +326,9 @@ def _record(trace, prim, args, params):
         else:
             vals.append(a._value if type(a) is Array else a)
             edges.append(None)
-    for v in vals:
-        if getattr(v, "dtype", None) in LIMITED:
-            _check_limited(prim, vals)
-            break
+            maybe_limited = maybe_limited or type(a) is Array
+    if maybe_limited and any(getattr(v, "dtype", None) in LIMITED for v in vals):
+        _check_limited(prim, vals)
     if req and prim.vjp_residuals is not None and STATE.enabled:
         return _record_residuals(prim, vals, params, edges)
     v0 = vals[0]
