@@ -118,11 +118,18 @@ def _run_from(eqns, types, i):
 
 
 # the cost model: nanoseconds per element of each operation as one numpy call and inside a numba loop,
-# and the fixed cost of a numpy call and of a kernel call, measured on a 2-core x86-64 (numpy 2.4, numba
-# 0.68, float64, 10^5 elements, timed by hand when this module was written: numpy's ufunc on the array,
-# and a one-operation numba loop over it)
-NUMPY_CALL_NS = 1000.0
-KERNEL_CALL_NS = 2500.0
+# and the fixed cost of a numpy call and of a kernel call.  Per-element costs were measured on a 2-core
+# x86-64 (numpy 2.4, numba 0.68, float64, 10^5 elements: numpy's ufunc on the array, and a one-operation
+# numba loop over it), where arithmetic is bound by memory traffic and by the fresh output's allocation.
+# Arrays that fit in the L2 cache (CACHE_BYTES) make arithmetic ten times cheaper per element
+# (_ARITH_NS_CACHED).  The fixed costs are those of jit's replay, measured again on 2026-12-03 with
+# jitted chains of 2 to 6 operations on 16 to 10^4 elements (quiet machine): a numpy call about
+# 0.35 µs, a kernel call (numba's type dispatch, the flat views, the outputs' allocation) about 2 µs;
+# the same chains measured in the same run decide where the model switches (a run of three additions
+# fuses from about 10^4 elements, of six from about 10^3; tanh runs stay unfused).
+NUMPY_CALL_NS = 350.0
+KERNEL_CALL_NS = 2000.0
+CACHE_BYTES = 256 * 1024
 _COST_NS = {  # name: (numpy ns/element, numba ns/element)
     "sin": (29.0, 28.0), "cos": (29.0, 28.0), "tan": (35.0, 35.0), "exp": (3.0, 22.0), "expm1": (10.0, 25.0),
     "log": (5.0, 30.0), "log1p": (10.0, 30.0), "log2": (6.0, 30.0), "log10": (6.0, 30.0), "tanh": (6.6, 67.0),
@@ -130,16 +137,19 @@ _COST_NS = {  # name: (numpy ns/element, numba ns/element)
     "arctan2": (25.0, 40.0), "hypot": (5.0, 10.0),
 }
 _ARITH_NS = (2.5, 1.0)
+_ARITH_NS_CACHED = (0.3, 0.15)
 _OTHER_NS = (20.0, 40.0)  # the remaining transcendental functions
 
 
 def _worth_it(run_eqns):
     """Whether the fused loop is expected to be faster than one numpy call per equation."""
-    n = float(np.prod(run_eqns[0].outputs[0].aval.shape))
+    aval = run_eqns[0].outputs[0].aval
+    n = float(np.prod(aval.shape))
+    arith = _ARITH_NS_CACHED if n * np.dtype(aval.dtype).itemsize <= CACHE_BYTES else _ARITH_NS
     numpy_ns = NUMPY_CALL_NS * len(run_eqns)
     fused_ns = KERNEL_CALL_NS
     for e in run_eqns:
-        c_np, c_nb = _COST_NS.get(e.prim.name, _ARITH_NS if e.prim.name in _ARITHMETIC else _OTHER_NS)
+        c_np, c_nb = _COST_NS.get(e.prim.name, arith if e.prim.name in _ARITHMETIC else _OTHER_NS)
         numpy_ns += n * c_np
         fused_ns += n * c_nb
     return fused_ns < numpy_ns

@@ -106,14 +106,15 @@ def test_cost_model():
     big = fg.asarray(np.linspace(-1, 1, 1 << 20))
     assert "fused" not in fg.jit(lambda x: fnp.tanh(fnp.tanh(x))).lower(big).source  # numpy's SIMD tanh wins
     assert "fused" in fg.jit(lambda x: x * 2.0 + 1.0 - x * x).lower(big).source  # arithmetic: one pass wins
-    small = big[:16]  # few elements: numpy's per-call overhead dominates
-    assert "fused" in fg.jit(lambda x: fnp.cos(fnp.sin(x) * 2.0 + 1.0)).lower(small).source
+    small = big[:256]  # in cache: a short arithmetic run stays numpy calls, a long one is worth a kernel call
+    assert "fused" not in fg.jit(lambda x: x * 2.0 + 1.0).lower(small).source
+    assert "fused" in fg.jit(lambda x: (((x * 2.0 + 1.0) * x - 3.0) * x + 0.5) * x - x).lower(small).source
 
 
 def test_kernels_are_cached_on_disk_for_the_next_process(tmp_path):
     code = textwrap.dedent("""
         import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
-        f = fg.jit(lambda x: fnp.cos(fnp.sin(x) * 3.0 + 0.25))
+        f = fg.jit(lambda x: fnp.cos((((x * 2.0 + 1.0) * x - 3.0) * x + 0.5) * x - x))  # worth one kernel
         print(float(fnp.sum(f(fg.asarray(np.linspace(0, 1, 5))))))
     """)
     env = {**os.environ, "FUNCGRAD_JIT_FUSE": "1", "FUNCGRAD_CACHE_DIR": str(tmp_path), "FUNCGRAD_JIT_LOG": "1"}
