@@ -74,6 +74,8 @@ def opmath(fn, name=None):
     to bfloat16 (unless ``dtype=`` asks for another dtype); with a float32 or float64 tensor among them
     PyTorch's promotion gives that dtype, and ``fn`` runs as it is."""
     def op(*args, **kwargs):
+        if args and type(args[0]) in TENSOR_TYPES and args[0]._value.dtype.char in "fd":
+            return fn(*args, **kwargs)  # a float32/float64 input: PyTorch's promotion keeps its dtype (the hot case)
         if not (any(map(_is_bf16, args)) or any(map(_is_bf16, kwargs.values()))):
             return fn(*args, **kwargs)
         follows = name in _FOLLOWS_INPUT and args and _is_bf16(args[0])
