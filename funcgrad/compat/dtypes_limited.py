@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backend import FLOAT8_E4M3FN, FLOAT8_E5M2
+from .tensor import TENSOR_TYPES
 
 __all__ = ["LIMITED", "check", "install"]
 
@@ -101,10 +102,22 @@ def _limited_dtype_of(args, kwargs):
     return None
 
 
+# numpy type chars of the dtypes PyTorch has every kernel for: float16/32/64, complex64/128, bool, int8/16/32/64,
+# uint8 (bfloat16 is 'E': it takes the general check)
+_FULL_CHARS = "efdFD?bBhilq"
+if any(d.char in _FULL_CHARS for d in LIMITED):
+    raise ImportError("funcgrad.compat.dtypes_limited: a limited dtype has a type char of the fast path")
+
+
 def _gated(fn, name):
     stub = _OP_MISSING[name]
 
     def op(*args, **kwargs):
+        if args and not kwargs:  # the hot case: tensors of PyTorch's full dtypes (type chars), no keywords
+            a0 = args[0]
+            if type(a0) in TENSOR_TYPES and a0._value.dtype.char in _FULL_CHARS and (
+                    len(args) == 1 or type(args[1]) not in TENSOR_TYPES or args[1]._value.dtype.char in _FULL_CHARS):
+                return fn(*args)
         d = _limited_dtype_of(args, kwargs)
         if d is not None and (d in _UNSIGNED or name not in ("masked_fill", "masked_fill_", "flip", "tril",
                                                                "triu", "index_select", "gather")):
