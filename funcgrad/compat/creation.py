@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..backend import kind_of
@@ -209,8 +211,35 @@ def _shape(size):
             raise TypeError(f"expected a sequence of integers for the size, got {type(s).__name__}")
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+        if s > _INT64_MAX:
+            raise TypeError(f"argument 'size' failed to unpack the object at pos {len(out) + 1} with error "
+                            "\"Overflow when unpacking long long\"")
         out.append(int(s))
+    total = 1
+    for s in out:
+        total *= s
+    if total * 8 > _INT64_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={out}")
     return tuple(out)
+
+
+_INT64_MAX = 2 ** 63 - 1
+
+
+def _allocates(fn):
+    """A factory function whose buffer cannot be allocated raises PyTorch's RuntimeError (numpy: MemoryError,
+    or ValueError for sizes past its limits), naming what was asked for."""
+    @functools.wraps(fn)
+    def factory(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except MemoryError as e:
+            raise RuntimeError(f"{fn.__name__}(): DefaultCPUAllocator: can't allocate memory: {e}") from None
+        except ValueError as e:
+            if "array is too big" in str(e) or "Maximum allowed dimension" in str(e):
+                raise RuntimeError(f"{fn.__name__}(): can't allocate memory: {e}") from None
+            raise
+    return factory
 
 
 def _sizes(fname, dims, size):
@@ -239,15 +268,19 @@ def _alloc(name, shape, npd, device, *args):
     return getattr(be.xp, name)(shape, *args, dtype=npd)
 
 
+@_allocates
 def zeros(*dims, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     return _finish(_alloc("zeros", _sizes("zeros", dims, size), _dt(dtype), device), None, device, requires_grad)
 
 
+@_allocates
 def ones(*dims, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     return _finish(_alloc("ones", _sizes("ones", dims, size), _dt(dtype), device), None, device, requires_grad)
 
 
-def empty(*dims, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, memory_format=None):
+@_allocates
+def empty(*dims, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+          memory_format=None):
     return _finish(_alloc("empty", _sizes("empty", dims, size), _dt(dtype), device), None, device, requires_grad)
 
 
@@ -256,6 +289,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     return t
 
 
+@_allocates
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     if not isinstance(fill_value, (bool, int, float, complex, np.generic, Tensor)):
         raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not {type(fill_value).__name__}")
@@ -266,6 +300,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
     return _finish(_alloc("full", _shape((size,)), _dt(dtype), device, fill_value), None, device, requires_grad)
 
 
+@_allocates
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     if end is None:
         start, end = 0, start
@@ -300,14 +335,17 @@ def _steps(steps):
     return int(steps)
 
 
+@_allocates
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     return _finish(np.linspace(start, end, _steps(steps)).astype(_dt(dtype)), None, device, requires_grad)
 
 
+@_allocates
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     return _finish(np.logspace(start, end, _steps(steps), base=base).astype(_dt(dtype)), None, device, requires_grad)
 
 
+@_allocates
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     for name, v in (("n", n), ("m", m)):
         if v is not None and v < 0:
@@ -328,12 +366,14 @@ def _floating_samples(draw, shape, npd, kernel):
     return draw(shape).astype(npd)
 
 
+@_allocates
 def rand(*dims, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     buf = _floating_samples(_rng(generator).random, _sizes("rand", dims, size), _dt(dtype), "check_uniform_bounds")
     return _finish(buf, None, device, requires_grad)
 
 
+@_allocates
 def randn(*dims, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
     buf = _floating_samples(_rng(generator).standard_normal, _sizes("randn", dims, size), _dt(dtype),
@@ -341,6 +381,7 @@ def randn(*dims, size=None, generator=None, out=None, dtype=None, layout=None, d
     return _finish(buf, None, device, requires_grad)
 
 
+@_allocates
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
             requires_grad=False):
     if size is None and isinstance(high, (tuple, list)):  # the randint(high, size) overload
@@ -355,6 +396,7 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
     return _finish(buf.astype(_dt(dtype, np.dtype(np.int64))), None, device, requires_grad)
 
 
+@_allocates
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     if int(n) < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {int(n)}: [{int(n)}]")
@@ -362,6 +404,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
                    requires_grad)
 
 
+@_allocates
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
     m = backend.to_numpy(mean._value) if isinstance(mean, Tensor) else mean
     s = backend.to_numpy(std._value) if isinstance(std, Tensor) else std

@@ -432,3 +432,18 @@ def test_windows(kernel, stride, padding, kind):
 def test_the_oracle_catches_a_value_where_torch_raises():
     with pytest.raises(AssertionError, match="returned"):
         check(lambda m: operator.add(1, 2), Raises(TypeError, "x"))
+
+
+@pytest.mark.parametrize(("call", "cls", "match"), [
+    (lambda: torch_compat.zeros(2 ** 46), RuntimeError, "can't allocate memory"),
+    (lambda: torch_compat.randn(2 ** 46), RuntimeError, "can't allocate memory"),
+    (lambda: torch_compat.full((2 ** 46,), 1.0), RuntimeError, "can't allocate memory"),
+    (lambda: torch_compat.arange(0, 1e18), RuntimeError, "can't allocate memory"),
+    (lambda: torch_compat.ones(2 ** 31, 2 ** 31), RuntimeError, "Storage size calculation overflowed"),
+    (lambda: torch_compat.empty(10 ** 20), TypeError, "Overflow when unpacking"),
+])
+def test_huge_sizes_fail_at_once_with_pytorchs_class(call, cls, match):
+    """Sizes past any address space (2**46 floats: 256 TiB, so no allocator accepts them lazily): PyTorch's
+    class (RuntimeError from its allocator, TypeError past int64), at once — never MemoryError, never a hang."""
+    with pytest.raises(cls, match=match):
+        call()
