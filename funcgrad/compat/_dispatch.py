@@ -60,17 +60,6 @@ def tensor_arg(x, fname, name="input", position=1):
     return x
 
 
-_SCALAR_TYPES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-                 "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-                 "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
-
-
-def _scalar_type(dtype):
-    """PyTorch's ScalarType name of a dtype (as its error messages print it)."""
-    name = str(dtype).split(".")[-1]
-    return _SCALAR_TYPES.get(name, name)
-
-
 def cast(x, npd):
     """Tensor x converted to numpy dtype npd (recorded, so gradients flow)."""
     if type(x) in TENSOR_TYPES:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import inspect
 
+from ._validate import scalar_name as _scalar_type
 from .tensor import Tensor
 
 __all__ = ["write_out", "install", "declares_out", "ACCEPTS_OUT"]
@@ -45,12 +46,6 @@ ACCEPTS_OUT = frozenset("""
     squeeze_copy std std_mean sum svd take_along_dim topk tril triu var var_mean view_copy
     vstack where xlogy zeros_like
 """.split())
-
-
-def _scalar_type(dtype):
-    from ._dispatch import _scalar_type as name  # noqa: PLC0415
-
-    return name(dtype)
 
 
 def _check_grad(fname, results, outs):

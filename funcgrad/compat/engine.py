@@ -168,7 +168,7 @@ def _check_hook_result(hook, g, new):
         raise RuntimeError(f"hook '{name}' has changed the size of value")
     got = g._value.dtype if isinstance(g, Tensor) else g.dtype  # (a Tensor under create_graph)
     if new._value.dtype != got:
-        from ._dispatch import _scalar_type  # noqa: PLC0415
+        from ._validate import scalar_name as _scalar_type  # noqa: PLC0415
 
         raise RuntimeError(f"hook '{name}' has changed the type of value (was torch.{_scalar_type(got)}Tensor "
                            f"got torch.{_scalar_type(new._value.dtype)}Tensor)")
