@@ -353,16 +353,16 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     return _finish(np.eye(n, m, dtype=_dt(dtype)), None, device, requires_grad)
 
 
-def _floating_samples(draw, shape, npd, kernel):
+def _floating_samples(draw, shape, npd, kernel, complex_scale=1.0):
     """Samples of a floating or complex dtype as PyTorch draws them: a complex dtype gets independent
-    real and imaginary parts (randn: each of variance 1/2); integer and bool dtypes are refused."""
+    real and imaginary parts, each scaled by ``complex_scale`` (randn: sqrt(1/2), each of variance 1/2);
+    integer and bool dtypes are PyTorch's NotImplementedError naming ``kernel``."""
     if npd.kind in "biu":
-        from ._dispatch import _scalar_type  # noqa: PLC0415
+        from ._validate import scalar_name  # noqa: PLC0415
 
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type(npd)}\'')
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{scalar_name(npd)}\'')
     if npd.kind == "c":
-        scale = np.sqrt(0.5) if kernel == "normal_kernel_cpu" else 1.0
-        return ((draw(shape) + 1j * draw(shape)) * scale).astype(npd)
+        return ((draw(shape) + 1j * draw(shape)) * complex_scale).astype(npd)
     return draw(shape).astype(npd)
 
 
@@ -377,7 +377,7 @@ def rand(*dims, size=None, generator=None, out=None, dtype=None, layout=None, de
 def randn(*dims, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
     buf = _floating_samples(_rng(generator).standard_normal, _sizes("randn", dims, size), _dt(dtype),
-                            "normal_kernel_cpu")
+                            "normal_kernel_cpu", complex_scale=np.sqrt(0.5))
     return _finish(buf, None, device, requires_grad)
 
 
@@ -414,8 +414,9 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     shape = _shape((size,)) if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
     like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
     npd = _dt(dtype, like._value.dtype if like is not None else None)
-    z = _floating_samples(_rng(generator).standard_normal, shape, npd if npd.kind in "biuc" else np.dtype(np.float64),
-                          "normal_kernel_cpu")
+    # real samples are drawn in float64 (then shifted, scaled and cast); complex ones in their dtype
+    z = _floating_samples(_rng(generator).standard_normal, shape, np.dtype(np.float64) if kind_of(npd) == "f" else npd,
+                          "normal_kernel_cpu", complex_scale=np.sqrt(0.5))
     buf = (m + s * z).astype(npd)
     if device is None and like is not None:
         device = like.device  # samples go where the given mean/std live
