@@ -123,6 +123,33 @@ def call_node(node, grads, create_graph, release):
     return res
 
 
+_WHAT = "funcgrad.compat backward"
+
+
+def _plain_rules(node, g, release):
+    """call_node for a ``plain`` node (one output, per-argument or joint vjp rules, no hooks) when the
+    backward pass is not recorded: the saved-version checks, then the rule driver."""
+    args = node.args
+    if args is None:
+        raise RuntimeError(SECOND_TIME)
+    vers = node.vers
+    if vers is not None:
+        for i, t, v in vers:
+            if t._vc[0] != v:
+                raise RuntimeError(_modified(node, t, v, i))
+    prim = node.prim
+    if prim.saves_out:
+        if node.out_vc[0] != node.out_ver:
+            _saved_output(node, False)  # raises: the output was modified in place
+        ans = node.out
+    else:
+        ans = node
+    res = apply_vjp_rules(prim, g, ans, args, node.params, node.parents, _WHAT)
+    if release and node.saved_any:
+        node.args = node.out = node.vers = None
+    return res
+
+
 def _saved_output(node, create_graph):
     if node.out_vc[0] != node.out_ver:
         t = wrap(node.out._value) if not node.outs else wrap(node.out[0])
@@ -216,11 +243,33 @@ def execute(roots, seeds, retain_graph, create_graph, capture=None, accumulate=T
     anomaly = STATE.anomaly
     pop = heapq.heappop
     push = heapq.heappush
+    plain_ok = capture is None and not create_graph
     try:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             while heap:
                 node = pop(heap)[1]
                 gs = grads.pop(node)
+                if node.plain and plain_ok:  # call_node's common case (_plain_rules), and the sends inline
+                    prim = node.prim
+                    if node.vers is None and not prim.saves_out and node.args is not None:  # nothing saved to check
+                        outs = apply_vjp_rules(prim, gs, node, node.args, node.params, node.parents, _WHAT)
+                    else:
+                        outs = _plain_rules(node, gs, release)
+                    if anomaly:
+                        _check_nan(node, outs)
+                    for e, c in zip(node.edges, outs):
+                        if c is not None:
+                            m = e[0]
+                            if m.outs is None:
+                                prev = grads.get(m)
+                                if prev is None:
+                                    grads[m] = c
+                                    push(heap, (-m.seq, m))
+                                else:
+                                    grads[m] = add(prev, c)
+                            else:
+                                _send(grads, heap, m, e[1], c)
+                    continue
                 if node.pre_hooks or node.retains or capture is not None or type(node) is AccumulateGrad:
                     gs = _pre(node, gs, create_graph, capture, captured)
                     if type(node) is AccumulateGrad:

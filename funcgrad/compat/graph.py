@@ -90,6 +90,8 @@ class Node(AvalProps):
     topological order.  Rarely-set attributes have class-level defaults.
     """
 
+    # the attributes every recorded node sets, as slots (read on every backward step); the rest in __dict__
+    __slots__ = ("seq", "prim", "params", "edges", "args", "shape", "dtype", "__dict__", "__weakref__")
     name_ = None
     pre_hooks = None
     retains = None
@@ -100,6 +102,9 @@ class Node(AvalProps):
     vers = None
     out = None
     saved_any = False
+    # True for a node recorded by the compat trace's hot path (one output, vjp rules, no hooks): the
+    # engine applies its rules inline; registering a hook or retaining a gradient clears it
+    plain = False
     parents = None  # the rule driver's parents (an aval-like per edge), when recorded with the edges
 
     def name(self):
@@ -123,6 +128,7 @@ class Node(AvalProps):
 
         if self.hooks is None:
             self.hooks = []
+        self.plain = False
         return RemovableHandle(self.hooks, fn)
 
     def register_prehook(self, fn):
@@ -130,6 +136,7 @@ class Node(AvalProps):
 
         if self.pre_hooks is None:
             self.pre_hooks = {}
+        self.plain = False
         return RemovableHandle(self.pre_hooks.setdefault(0, []), lambda g: fn((g,)))
 
     def out_meta(self, nr):
@@ -292,6 +299,8 @@ class _CompatTrace(Trace):
             node.vers = [(0, a, vc[0])]
             node.saved_any = True
         node.args = saved
+        if not prim.zero_derivative:
+            node.plain = True
         _set_output(node, prim, out, r)
         return r
 

@@ -238,6 +238,7 @@ class Tensor(Tracer):
         if fn.retains is None:
             fn.retains = {}
         fn.retains[self._output_nr] = weakref.ref(self)
+        fn.plain = False
 
     def register_hook(self, hook):
         """``hook(grad)`` runs when this tensor's gradient is computed; a returned tensor replaces it."""
@@ -252,6 +253,7 @@ class Tensor(Tracer):
             return RemovableHandle(self._hooks, hook)
         if fn.pre_hooks is None:
             fn.pre_hooks = {}
+        fn.plain = False
         return RemovableHandle(fn.pre_hooks.setdefault(self._output_nr, []), hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None, **kwargs):
