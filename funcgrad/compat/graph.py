@@ -90,8 +90,6 @@ class Node(AvalProps):
     topological order.  Rarely-set attributes have class-level defaults.
     """
 
-    # the attributes every recorded node sets, as slots (read on every backward step); the rest in __dict__
-    __slots__ = ("seq", "prim", "params", "edges", "args", "shape", "dtype", "__dict__", "__weakref__")
     name_ = None
     pre_hooks = None
     retains = None
