@@ -26,7 +26,7 @@ import functools
 import warnings
 
 from .. import tree
-from ..transforms.jit import jit as _fg_jit
+from ..transforms.jit import Jitted
 from ..transforms.jit_trace import JitTracer
 from . import creation
 from .grad_mode import is_grad_enabled
@@ -69,7 +69,8 @@ class _Compiler:
                 return tree.tree_map(_unwrap, fn(params, args, kwargs))
 
         pure.__name__ = name
-        self.jitted = _fg_jit(pure, static_argnums=(3,))
+        # Python numbers stay static (specialized, as torch.compile does), not weakly typed inputs
+        self.jitted = Jitted(pure, (3,), (), (), weak_numbers=False)
 
     def __call__(self, params, args, kwargs, guards, eager):
         if self.eager_keys and self._key(params, args, kwargs, guards) in self.eager_keys:

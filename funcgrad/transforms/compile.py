@@ -27,8 +27,10 @@ import functools
 
 import numpy as np
 
+from .. import backend
 from . import fusion
-from .graph import Eqn, Var
+from .graph import Eqn, Var, WeakScalar
+from .jit_trace import takes_python_numbers
 from ..backend import is_float_dtype
 
 __all__ = ["optimize", "generate"]
@@ -283,8 +285,6 @@ def _literal(value, like):
 def _buffer_types(eqns, invars, in_types, const_env):
     """Per equation, the buffer type (array library) its inputs live in: the inputs' type, the constants'
     type, or for a transfer, the destination's."""
-    from .. import backend  # noqa: PLC0415
-
     types = {id(v): t for v, t in zip(invars, in_types)}
     out = []
     for e in eqns:
@@ -326,6 +326,13 @@ def generate(eqns, invars, outvars, const_env, in_types, donated=None, fuse=True
         return key
 
     types = _buffer_types(eqns, invars, in_types, const_env)
+    host = backend.get_backend(backend.default_device())  # where a Python number becomes an array
+
+    def as_array(name, aval):  # a weakly typed value (a Python number at run time) as a 0-d array
+        key = f"w{len(ns)}"
+        ns[key] = functools.partial(host.from_host, dtype=aval.dtype)
+        return f"{key}({name})"
+
     if fuse:
         eqns, types = fusion.fuse(eqns, outvars, types)
     fns = [_callable(e, t) for e, t in zip(eqns, types)]
@@ -336,7 +343,11 @@ def generate(eqns, invars, outvars, const_env, in_types, donated=None, fuse=True
         ns[fname] = fn
         like = e.outputs[0].aval.dtype if isinstance(fn, np.ufunc) and len(e.outputs) == 1 and all(
             not _is_var(a) or a.aval.dtype == e.outputs[0].aval.dtype for a in e.inputs) else None
-        args = ", ".join(ref(a, like) for a in e.inputs)
+        refs = [ref(a, like) for a in e.inputs]
+        weak_in = [_is_var(a) and type(a.aval) is WeakScalar for a in e.inputs]
+        if any(weak_in) and e.prim is not None and not takes_python_numbers(e.prim, e.params, e.inputs):
+            refs = [as_array(r, a.aval) if w else r for r, a, w in zip(refs, e.inputs, weak_in)]
+        args = ", ".join(refs)
         outs = []
         for v in e.outputs:
             names[id(v)] = f"t{tmp}"
@@ -349,9 +360,13 @@ def generate(eqns, invars, outvars, const_env, in_types, donated=None, fuse=True
         if multiple and not outs:
             lhs = "_"
         what = e.prim.name if e.prim is not None else f"fused: {len(e.params['run'].eqns)} equations"
-        lines.append(f"    {lhs} = {fname}({args})  # {what}")
+        call = f"{fname}({args})"
+        if len(e.outputs) == 1 and type(e.outputs[0].aval) is WeakScalar and not multiple:
+            call = f"{WeakScalar.PY_TYPES[e.outputs[0].aval.dtype].__name__}({call})"  # stays a Python number
+        lines.append(f"    {lhs} = {call}  # {what}")
     # an output that is a constant is copied: the caller may donate it to another jitted call
-    ret = ", ".join(ref(a) + (".copy()" if _is_var(a) and id(a) in const_env and hasattr(const_env[id(a)], "copy")
+    ret = ", ".join(as_array(ref(a), a.aval) if _is_var(a) and type(a.aval) is WeakScalar else
+                    ref(a) + (".copy()" if _is_var(a) and id(a) in const_env and hasattr(const_env[id(a)], "copy")
                               else "") for a in outvars)
     params = ", ".join(f"a{k}" for k in range(len(invars)))
     source = f"def replay({params}):\n" + "\n".join(lines) + f"\n    return [{ret}]\n"

@@ -361,7 +361,7 @@ def make_caller(fr, fallback):
 
     def call(*ins):
         kernel = state.get("kernel")
-        args = [x.reshape(-1) if f else x[()] for x, f in zip(ins, flat)]
+        args = [x.reshape(-1) if f else x if type(x) is float else x[()] for x, f in zip(ins, flat)]  # (float: jit's weak input)
         outs = [np.empty(shape, dtype) for _ in range(n_out)]
         if kernel is None:
             try:

@@ -27,7 +27,7 @@ from ..array import InspectingTracer
 from ..core import Array, ShapedArray, Trace, Tracer, asarray
 from ..primitives.creation import zeros_like
 
-__all__ = ["make_graph", "Graph", "linearize"]
+__all__ = ["make_graph", "Graph", "linearize", "WeakScalar"]
 
 _SHORT = {"float64": "f64", "float32": "f32", "float16": "f16", "int64": "i64", "int32": "i32",
           "int16": "i16", "int8": "i8", "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
@@ -36,7 +36,30 @@ _SHORT = {"float64": "f64", "float32": "f32", "float16": "f16", "int64": "i64", 
 
 def _aval_str(aval):
     name = np.dtype(aval.dtype).name
-    return f"{_SHORT.get(name, name)}[{','.join(map(str, aval.shape))}]"
+    weak = "{weak}" if type(aval) is WeakScalar else ""
+    return f"{_SHORT.get(name, name)}[{','.join(map(str, aval.shape))}]{weak}"
+
+
+class WeakScalar(ShapedArray):
+    """The aval of a Python number ``jit`` traces (JAX's weak type): 0-d, numpy's dtype for the number
+    (bool, int64, float64, complex128), and at run time the Python number itself, so numpy applies it
+    to arrays as it applies Python numbers (``float32 array * 2.5`` stays float32).  ``example`` is a
+    number of the type that abstract rules receive in its place."""
+
+    __slots__ = ("example",)
+    PY_TYPES = {np.dtype(bool): bool, np.dtype(np.int64): int, np.dtype(np.float64): float,
+                np.dtype(np.complex128): complex}
+
+    def __init__(self, dtype):
+        super().__init__((), dtype)
+        self.example = self.PY_TYPES[self.dtype](1)
+
+    @classmethod
+    def of(cls, pytype):
+        return cls(np.result_type(pytype(0)))
+
+    def __repr__(self):
+        return f"{self.dtype.name}[]{{weak}}"
 
 
 def _names():
@@ -145,6 +168,9 @@ class Graph:
             raise TypeError(f"this graph takes {len(self.invars)} array input(s), got {len(leaves)}")
         env = dict(zip(map(id, self.constvars), self.consts))
         for v, x in zip(self.invars, leaves):
+            if type(v.aval) is WeakScalar and type(x) in (bool, int, float, complex):
+                env[id(v)] = x  # a weakly typed input stays a Python number
+                continue
             x = x if isinstance(x, (Array, Tracer)) else asarray(x)
             if tuple(x.shape) != v.aval.shape or np.dtype(x.dtype) != v.aval.dtype:
                 raise TypeError(f"input {v.name} was traced as {_aval_str(v.aval)}, got "

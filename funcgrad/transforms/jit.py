@@ -1,7 +1,10 @@
 """``fg.jit``: trace once on abstract values, replay generated straight-line code on raw buffers.
 
 ``jit(f)(*args)`` flattens the arguments; array leaves become abstract inputs (shape,
-dtype, device), every other leaf and every ``static_argnums``/``static_argnames``
+dtype, device), Python ``int``/``float``/``complex`` leaves weakly typed 0-d inputs
+(:class:`~funcgrad.transforms.graph.WeakScalar`: the replay receives the number itself, so numpy
+applies it as a Python number; one whose value the function needs becomes static and the function
+is traced again), every other leaf and every ``static_argnums``/``static_argnames``
 argument is static.  The first call with a new signature traces ``f`` under a
 :class:`JitTrace`: each primitive applied to a traced value records an equation and
 gets its output's shape and dtype from the primitive's ``abstract`` rule (nothing is
@@ -39,8 +42,8 @@ import sys
 import numpy as np
 
 from .. import backend, tree
-from ..core import Array, ShapedArray, Tracer, asarray
-from .graph import Graph
+from ..core import Array, ConcretizationTypeError, ShapedArray, Tracer, asarray
+from .graph import Graph, WeakScalar
 from .jit_primitive import Compiled, jit_p
 from .jit_trace import JitTrace, JitTracer  # noqa: F401  (JitTracer: re-exported)
 
@@ -78,8 +81,13 @@ def _leaf_key(x):
             return ("a", v.shape, v.dtype, _CPU)
         return ("a", tuple(v.shape), v.dtype, backend.device_of(v))
     if isinstance(x, Tracer):
+        if type(x) is JitTracer and type(x.var.aval) is WeakScalar:  # an enclosing jit's Python number
+            return ("w", WeakScalar.PY_TYPES[x.var.aval.dtype])
         return ("a", tuple(x.shape), np.dtype(x.dtype), x.device)
     return None
+
+
+_NUMBERS = (int, float, complex)  # Python numbers traced weakly typed (bool stays static: flags)
 
 
 def _wrap(buf):
@@ -91,8 +99,12 @@ def _wrap(buf):
 class Jitted:
     """What ``jit(f)`` returns: call it like ``f``; ``.lower(*args)`` shows the graph for those inputs."""
 
-    def __init__(self, fun, static_argnums, static_argnames, donate_argnums):
+    def __init__(self, fun, static_argnums, static_argnames, donate_argnums, weak_numbers=True):
         self.fun = fun
+        # Python numbers are traced as weakly typed inputs (JAX's rule), except where the function needs
+        # their value: then, per argument structure, those leaves are static (_static_leaves)
+        self.weak_numbers = weak_numbers
+        self._static_leaves = {}
         self.fname = getattr(fun, "__name__", type(fun).__name__)
         self._sig = _signature(fun)
         self.static_argnums = _normalize_nums(static_argnums)
@@ -133,15 +145,22 @@ class Jitted:
             nums |= {names.index(k) for k in self.static_argnames if k in names and names.index(k) < len(args)}
         return tuple(sorted(nums))
 
-    def _signature_key(self, args, kwargs):
+    def _signature_key(self, args, kwargs, weak=True):
         static, dyn_args, dyn_kwargs = self._split(args, kwargs)
         leaves, treedef = tree.tree_flatten((dyn_args, dyn_kwargs))
         keys, arrays, positions = [], [], []
+        weak = weak and self.weak_numbers and _weak_ok(leaves)
+        forced = self._static_leaves.get(treedef, ()) if weak else ()
         for i, x in enumerate(leaves):
             if isinstance(x, (np.ndarray, np.generic)):
                 x = leaves[i] = asarray(x)
             k = _leaf_key(x)
             if k is None:
+                if weak and type(x) in _NUMBERS and i not in forced:
+                    keys.append(("w", type(x)))
+                    arrays.append(x)
+                    positions.append(i)
+                    continue
                 keys.append(("s", type(x), _hashable(x, f"the leaf {x!r:.40}", self.fname)))
             else:
                 keys.append(k)
@@ -158,6 +177,9 @@ class Jitted:
         ndarray = np.ndarray
         for a in args:
             if type(a) is not Array:
+                if type(a) in _NUMBERS and self.weak_numbers:
+                    fk.append(type(a))
+                    continue
                 return None
             v = a._value
             if type(v) is not ndarray:
@@ -172,26 +194,24 @@ class Jitted:
             hit = self._fast.get(fast)
             if hit is not None and hit[0] is _DEFAULT[0]:  # the cached replay, with little around it
                 _, replay, out_tree, single = hit
-                outs = replay(*[a._value for a in args])
+                outs = replay(*[a._value if type(a) is Array else a for a in args])
                 if single:
                     r = _new_array(Array)
                     r._value = outs[0]
                     return r
                 return tree.tree_unflatten(out_tree, [_wrap(o) for o in outs])
-        key, leaves, treedef, arrays, positions, static = self._signature_key(args, kwargs)
-        entry = self.cache.get(key)
-        if entry is None:
-            entry = self._trace(key, leaves, treedef, arrays, positions, static, args)
+        (key, leaves, treedef, arrays, positions, static), entry = self._lookup(args, kwargs)
         compiled, out_tree, lifted = entry
-        if fast is not None and not lifted:
+        if fast is not None and not lifted and len(arrays) == len(args):  # (no leaf was made static)
             self._fast[fast] = (_DEFAULT[0], compiled.replay, out_tree, out_tree == _LEAF)
         if lifted:  # the function closes over values of an outer transformation: they are inputs too
             outs = jit_p.bind(*lifted, *arrays, jitted=compiled)
             return tree.tree_unflatten(out_tree, list(outs))
-        if all(type(a) is Array for a in arrays):
-            outs = compiled.run([a._value for a in arrays])
+        if all(type(a) is Array or type(a) in _NUMBERS for a in arrays):
+            outs = compiled.run([a._value if type(a) is Array else a for a in arrays])
             for i in self.donate_argnums_flat(args, positions):
-                arrays[i]._value = _Donated(self.fname)
+                if type(arrays[i]) is Array:  # (a Python number has no buffer to give)
+                    arrays[i]._value = _Donated(self.fname)
             return tree.tree_unflatten(out_tree, [_wrap(o) for o in outs])
         outs = jit_p.bind(*arrays, jitted=compiled)
         return tree.tree_unflatten(out_tree, list(outs))
@@ -226,6 +246,31 @@ class Jitted:
             return f"a static argument changed: {prev[2]} -> {key[2]}"
         return f"the default device changed ({prev[3]} -> {key[3]})"
 
+    def _lookup(self, args, kwargs):
+        """The signature of this call and its cache entry, traced if needed.  A Python number whose value
+        the function needs (Python control flow, ``int()``, ``range``) is made static for this argument
+        structure, and the function traced again."""
+        sig = self._signature_key(args, kwargs)
+        entry = self.cache.get(sig[0])
+        while entry is None:
+            key, leaves, treedef, arrays, positions, static = sig
+            weak = [pos for x, pos in zip(arrays, positions) if type(x) in _NUMBERS]
+            try:
+                return sig, self._trace(key, leaves, treedef, arrays, positions, static, args)
+            except ConcretizationTypeError as e:
+                names = dict(zip(positions, self._leaf_names(args, positions)))
+                culprits = {pos for pos in weak if names[pos] == getattr(e, "origin", None)}
+                if not culprits:
+                    raise
+                log.info("%s: the value of %s is needed: that Python number is static from now on", self.fname,
+                         names[min(culprits)])
+                self._static_leaves[treedef] = self._static_leaves.get(treedef, frozenset()) | culprits
+                sig = self._signature_key(args, kwargs)
+            except _LiftedWeak:  # closes over another transformation's values, whose rules take arrays
+                sig = self._signature_key(args, kwargs, weak=False)
+            entry = self.cache.get(sig[0])
+        return sig, entry
+
     def _trace(self, key, leaves, treedef, arrays, positions, static, args):
         reason = self._explain(key)
         trace = JitTrace(self.fname)
@@ -233,7 +278,12 @@ class Jitted:
         wrapped = list(leaves)
         tracers = []
         for x, pos, name in zip(arrays, positions, names):
-            t = trace.new_tracer(ShapedArray(tuple(x.shape), np.dtype(x.dtype)), x.device, name)
+            if type(x) in _NUMBERS:
+                t = trace.new_tracer(WeakScalar.of(type(x)), backend.default_device(), name)
+            else:
+                aval = x.var.aval if type(x) is JitTracer and type(x.var.aval) is WeakScalar else \
+                    ShapedArray(tuple(x.shape), np.dtype(x.dtype))
+                t = trace.new_tracer(aval, x.device, name)
             tracers.append(t)
             wrapped[pos] = t
         dyn_args, dyn_kwargs = tree.tree_unflatten(treedef, wrapped)
@@ -258,7 +308,10 @@ class Jitted:
         lifted_vars = [v for v, _ in trace.lifted]
         graph = Graph(lifted_vars + [t.var for t in tracers], trace.constvars, trace.consts, trace.eqns, outvars,
                       treedef, out_tree)
-        in_types = [backend.get_backend(x.device).array_type for x in [t for _, t in trace.lifted] + arrays]
+        if any(type(x) in _NUMBERS for x in arrays) and any(type(t) is not JitTracer for _, t in trace.lifted):
+            raise _LiftedWeak
+        in_types = [None if type(x) in _NUMBERS else backend.get_backend(x.device).array_type
+                    for x in [t for _, t in trace.lifted] + arrays]
         donated = [False] * len(trace.lifted)
         donated += [False] * len(arrays)
         for k in self.donate_argnums_flat(args, positions):
@@ -286,9 +339,7 @@ class Jitted:
 
     def lower(self, *args, **kwargs):
         """The optimized graph and generated replay for these arguments (traces if needed)."""
-        key, leaves, treedef, arrays, positions, static = self._signature_key(args, kwargs)
-        entry = self.cache.get(key) or self._trace(key, leaves, treedef, arrays, positions, static, args)
-        return Lowered(entry[0])
+        return Lowered(self._lookup(args, kwargs)[1][0])
 
 
 class Lowered:
@@ -306,6 +357,11 @@ class Lowered:
         return f"<lowered {self.compiled.fname}: {self.compiled.n_eqns} equations>\n{self.source}"
 
 
+class _LiftedWeak(Exception):
+    """A trace with weakly typed Python numbers closed over another transformation's values: the
+    jit primitive's rules take array inputs, so it is traced again with the numbers static."""
+
+
 class _Donated:
     """The buffer of an Array whose memory was donated to a jitted call: any use is an error."""
 
@@ -320,7 +376,18 @@ class _Donated:
 def _describe_key(k):
     if k[0] == "a":
         return f"{k[2].name}{list(k[1])} on {k[3]}"
+    if k[0] == "w":
+        return f"a Python {k[1].__name__} (weakly typed)"
     return f"static {k[2]!r:.40}"
+
+
+def _weak_ok(leaves):
+    """Whether this call's Python numbers may be traced weakly typed: its traced leaves are concrete arrays
+    or an enclosing jit's values (other transformations' rules for the jit primitive take arrays)."""
+    for x in leaves:
+        if isinstance(x, Tracer) and type(x) is not JitTracer:
+            return False
+    return True
 
 
 def _signature(fun):

@@ -25,11 +25,12 @@ class Compiled:
     """One traced signature: the graph, its replay, and (lazily) the jitted rules derived from it."""
 
     def __init__(self, graph, fname, in_types, donated, custom_rules=()):
+        """``in_types``: each input's buffer type (None for a weakly typed Python number)."""
         self.graph = graph
         self.custom_rules = tuple(custom_rules)
         self.fname = fname
         self.donated = donated
-        eqns, outvars, const_env = _compile.optimize(graph, jit_p, all(t is np.ndarray for t in in_types))
+        eqns, outvars, const_env = _compile.optimize(graph, jit_p, all(t is np.ndarray or t is None for t in in_types))
         self.n_eqns = len(eqns)
         self.replay, self.source = _compile.generate(eqns, graph.invars, outvars, const_env, in_types, donated)
         self.out_avals = [a.aval if type(a) is Var else ShapedArray((), np.result_type(a.value))

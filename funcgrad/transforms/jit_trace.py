@@ -9,7 +9,7 @@ import numpy as np
 from .. import backend
 from ..array import ArrayTracer
 from ..core import Array, ConcretizationTypeError, ShapedArray, Trace, Tracer
-from .graph import Eqn, Literal, Var, _names
+from .graph import Eqn, Literal, Var, WeakScalar, _names
 
 __all__ = ["JitTracer", "JitTrace"]
 
@@ -57,13 +57,15 @@ class JitTracer(ArrayTracer):
         return tuple(reversed(out))
 
     def _conversion_error(self, what):
-        return ConcretizationTypeError(
+        err = ConcretizationTypeError(
             f"{what} was applied to a value traced by {self._trace.describe()}, which has no concrete value: "
             f"it is abstract ({self.dtype.name}{list(self.shape)}, derived from {self.origin}). Python control "
             "flow, float()/int()/bool()/.item() and boolean-mask indexing need concrete values: mark the argument "
             "static (jit(f, static_argnums=...) / static_argnames=...), or compute both branches and "
             "select with funcgrad.numpy.where instead of Python control flow on traced values."
         )
+        err.origin = self.origin  # jit makes a Python-number input static when its value is needed
+        return err
 
     def _concrete(self):
         raise self._conversion_error("reading the value")
@@ -125,16 +127,47 @@ class JitTrace(Trace):
 
     def process_primitive(self, prim, args, params):
         inputs = [self.atom(a) for a in args]
-        avals = [a.value if type(a) is Literal else a.aval for a in inputs]
+        weak = _weak_inputs(prim, params, inputs)
+        if weak is None:
+            avals = [a.value if type(a) is Literal else a.aval for a in inputs]
+        else:  # a weakly typed input is a Python number at run time: abstract rules see one
+            avals = [a.value if type(a) is Literal else a.aval.example if type(a.aval) is WeakScalar else a.aval
+                     for a in inputs]
         out = prim.abstract(*avals, **params)
         outs = out if prim.multiple_results else (out,)
         if prim.name == "device_put":
             device = params["device"]
         else:
-            device = next((a.device for a in args if type(a) is JitTracer), None) or backend.default_device()
+            device = next((a.device for a in args if type(a) is JitTracer and type(a.var.aval) is not WeakScalar),
+                          None) or backend.default_device()
         origin = next((a.origin for a in args if type(a) is JitTracer), "a constant")
-        tracers = [self.new_tracer(ShapedArray(tuple(o.shape), np.dtype(o.dtype)), device, origin) for o in outs]
+        tracers = [self.new_tracer(_out_aval(o, weak), device, origin) for o in outs]
         self.eqns.append(Eqn(prim, dict(params), inputs, [t.var for t in tracers]))
         return tuple(tracers) if prim.multiple_results else tracers[0]
 
 
+def takes_python_numbers(prim, params, inputs):
+    """Whether the replay passes this equation's weakly typed inputs as Python numbers: for numpy ufuncs
+    (element-wise arithmetic: numpy applies a Python number to an array in the array's dtype); every other
+    primitive (astype, reshape, where, dot, scan...) gets them as 0-d arrays of their default dtype."""
+    return not params and isinstance(prim.fast.get(np.ndarray), np.ufunc)
+
+
+def _weak_inputs(prim, params, inputs):
+    """None when no input is weakly typed or the equation takes them as 0-d arrays; else "mixed" (a
+    strong traced input too: the output is strong) or "all" (only Python numbers: a ufunc's 0-d output
+    stays weakly typed, as Python arithmetic on Python numbers)."""
+    if not any(type(a) is Var and type(a.aval) is WeakScalar for a in inputs):
+        return None
+    if not takes_python_numbers(prim, params, inputs):
+        return None
+    return "mixed" if any(type(a) is Var and type(a.aval) is not WeakScalar for a in inputs) else "all"
+
+
+def _out_aval(o, weak):
+    if type(o) is WeakScalar:  # (a nested jit's weakly typed output)
+        return o
+    dtype = np.dtype(o.dtype)
+    if weak == "all" and not tuple(o.shape) and dtype in WeakScalar.PY_TYPES:
+        return WeakScalar(dtype)
+    return ShapedArray(tuple(o.shape), dtype)

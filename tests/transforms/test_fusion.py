@@ -161,3 +161,13 @@ def test_generated_cuda_source_is_golden():
         "T t4 = (t2 + t3);",
         "o0 = t4;",
     ]
+
+
+def test_a_weakly_typed_python_number_enters_a_fused_kernel():
+    x = fg.asarray(np.linspace(0.1, 1.0, 64))
+    f = fg.jit(lambda v, s: fnp.exp(fnp.sin(v * s) + s) * s - 1.0)
+    assert "fused" in f.lower(x, 2.0).source
+    for s in (2.0, -0.5):
+        np.testing.assert_allclose(np.asarray(f(x, s)), np.exp(np.sin(np.asarray(x) * s) + s) * s - 1.0,
+                                   rtol=1e-12)
+    assert f.trace_count == 1

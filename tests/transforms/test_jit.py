@@ -210,7 +210,7 @@ def test_a_jitted_training_loop_matches_eager_and_keeps_memory_flat():
         jitted = jstep(*jitted, x, y)[:2]
     for a, b in zip(fg.tree.tree_leaves(jitted[0]), fg.tree.tree_leaves(eager[0])):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-12)
-    # the state's count starts as the Python int 0 (static), then is the array the step returns
+    # the state's count starts as the Python int 0 (weakly typed), then is the 0-d array the step returns
     assert jstep.trace_count == 2
 
     import tracemalloc
