@@ -258,7 +258,8 @@ def unfold(self, dimension, size, step):
 
 @method("contiguous")
 def contiguous(self, memory_format=None):
-    if self._value.flags.c_contiguous:
+    flags = getattr(self._value, "flags", None)  # a transformation's tracer (torch.func, compile) has no layout
+    if flags is None or flags.c_contiguous:
         return self
     return name_grad(clone(self), "CloneBackward0")
 
