@@ -7,6 +7,8 @@ transformation unwrapped.  Plain Tensors pass as they are: they are compat's lev
 
 from __future__ import annotations
 
+import weakref
+
 from .. import tree
 from ..array import Array, Tracer
 from .graph import TracedTensor, _traced
@@ -29,13 +31,30 @@ def _to_fg(x):
     return x
 
 
+# the traces whose tracers torch.func hands out as TracedTensors (their values reach PyTorch code); a
+# tracer of another trace (fg.grad/fg.vmap's, reaching torch.func through a closure or an argument)
+# goes back as it came: the fg code around expects its own tracers
+_TORCH_TRACES = weakref.WeakSet()
+
+
 def _to_torch(x):
-    """A value the function (or the caller) gets: a Tensor (a TracedTensor for a tracer)."""
+    """A value the function (or the caller) gets: a Tensor (a TracedTensor for a tracer of torch.func's)."""
     if isinstance(x, Tensor):
         return x
-    if isinstance(x, (Tracer, Array)):
+    if isinstance(x, Tracer):
+        return _traced(x) if x._trace in _TORCH_TRACES else x
+    if isinstance(x, Array):
         return _traced(x)
     return x
+
+
+def _handed_out(t):
+    """The arguments a transformation gives the function: its tracers (of the innermost trace among them:
+    the one the transformation just opened) become TracedTensors, and so do the values computed from them."""
+    traces = [x._trace for x in tree.tree_leaves(t) if isinstance(x, Tracer) and not isinstance(x, Tensor)]
+    if traces:
+        _TORCH_TRACES.add(max(traces, key=lambda tr: tr.level))
+    return _tree_to_torch(t)
 
 
 def _tree_to_fg(t):
@@ -49,7 +68,7 @@ def _tree_to_torch(t):
 def _torch_fn(func):
     """``func`` as a function of the transformations' values (Tensors in, values out)."""
     def fn(*args, **kwargs):
-        return _tree_to_fg(func(*_tree_to_torch(args), **kwargs))
+        return _tree_to_fg(func(*_handed_out(args), **kwargs))
     fn.__name__ = getattr(func, "__name__", "function")
     return fn
 

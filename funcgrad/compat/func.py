@@ -27,11 +27,12 @@ one vectorized call (the same values; only the peak memory differs from PyTorch'
 from __future__ import annotations
 
 from .. import tree
+from ..array import Array, Tracer
 from ..backend import kind_of
 from ..transforms import api as _api
 from ..transforms import jacobians as _jac
 from . import creation
-from ._func_values import _to_fg, _to_torch, _tree_to_fg, _tree_to_torch, _torch_fn
+from ._func_values import _handed_out, _to_fg, _to_torch, _tree_to_fg, _tree_to_torch, _torch_fn
 from .func_modules import functional_call, replace_all_batch_norm_modules_, stack_module_state
 from .func_vmap import _check_randomness, vmap
 from .tensor import Tensor
@@ -58,9 +59,9 @@ def _argnums(argnums, n):
 def _check_diff_inputs(values):
     """PyTorch's checks of the values differentiated with respect to (pytrees of Tensors)."""
     for x in tree.tree_leaves(values):
-        if not isinstance(x, Tensor):
+        if not isinstance(x, (Tensor, Tracer, Array)):  # (fg's values count as Tensors: the front doors mix)
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
-        if kind_of(x._value.dtype) not in "fc":
+        if kind_of(x._value.dtype if isinstance(x, Tensor) else x.dtype) not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
 
 
@@ -74,17 +75,14 @@ def _split_aux(out, has_aux, fname):
 
 
 def _scalar_checked(func, has_aux):
-    """func with PyTorch's check that grad's function returns a one-element Tensor (reshaped to 0-d
-    for fg.grad, as PyTorch accepts a shape-(1,) loss)."""
+    """func with PyTorch's check that grad's function returns a 0-d Tensor."""
     def checked(*args, **kwargs):
         value, aux = _split_aux(func(*args, **kwargs), has_aux, "grad_and_value")
         if not isinstance(value, Tensor):
             raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(value)}")
-        if value.numel() != 1:
+        if value.dim() != 0:
             raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor "
                                f"with {value.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
-        if value.dim():
-            value = value.reshape(())
         return (value, aux) if has_aux else value
     return checked
 
@@ -121,7 +119,7 @@ def vjp(func, *primals, has_aux=False):
     _check_diff_inputs(primals)
 
     def fn(*xs):
-        out = func(*_tree_to_torch(xs))
+        out = func(*_handed_out(xs))
         return _tree_to_fg(_split_aux(out, has_aux, "vjp") if has_aux else out)
 
     res = _api.vjp(fn, *_tree_to_fg(primals), has_aux=has_aux)
@@ -166,7 +164,7 @@ def _jacobian(fg_jac, func, argnums, has_aux, fname="jacrev"):
         _check_diff_inputs([args[i] for i in nums])
 
         def fn(*xs, **kw):
-            out = func(*_tree_to_torch(xs), **kw)
+            out = func(*_handed_out(xs), **kw)
             return _tree_to_fg(_split_aux(out, has_aux, fname) if has_aux else out)
 
         res = fg_jac(fn, nums[0] if single else nums, has_aux=has_aux)(*_tree_to_fg(args), **kwargs)
@@ -197,7 +195,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     t_in = tree.tree_unflatten(tree.tree_structure(tuple(tangents)), ts)
 
     def fn(*xs):
-        out = func(*_tree_to_torch(xs))
+        out = func(*_handed_out(xs))
         return _tree_to_fg(_split_aux(out, has_aux, "jvp") if has_aux else out)
 
     res = _api.jvp(fn, tuple(_tree_to_fg(tuple(primals))), tuple(t_in), has_aux=has_aux)

@@ -10,9 +10,10 @@ batch is mapped in chunks of that many examples and the results concatenated).
 from __future__ import annotations
 
 from .. import tree
+from ..array import Array, Tracer
 from ..transforms import batching as _batching
 from . import creation
-from ._func_values import _tree_to_fg, _tree_to_torch
+from ._func_values import _handed_out, _tree_to_fg, _tree_to_torch
 from .tensor import Tensor
 
 __all__ = ["vmap"]
@@ -51,11 +52,11 @@ def _mapped(name, args, dims, in_dims):
     for x, d in zip(leaves, leaf_dims):
         if d is None:
             continue
-        if not isinstance(x, Tensor):
+        if not isinstance(x, (Tensor, Tracer, Array)):  # (fg's values count as Tensors: the front doors mix)
             raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for an input but the "
                              f"input is of type {type(x)}. We cannot vmap over non-Tensor arguments, please use None "
                              "as the respective in_dim")
-        nd = x.dim()
+        nd = len(x.shape)
         if not -nd <= d < nd:
             raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for some input, but "
                              f"that input is a Tensor of dimensionality {nd} so expected in_dim to satisfy "
@@ -75,12 +76,12 @@ def _call(func, name, args, kwargs, dims, out_dims, randomness, size):
         traces = [x._trace for x in tree.tree_leaves(xs) if type(x) is _batching.BatchTracer]
         creation._VMAP_RANDOM.append((randomness, max(traces, key=lambda t: t.level), size))
         try:
-            out = func(*_tree_to_torch(xs), **kwargs)
+            out = func(*_handed_out(xs), **kwargs)
         finally:
             creation._VMAP_RANDOM.pop()
         if out_dims is not None:
             for leaf in tree.tree_leaves(out):
-                if not isinstance(leaf, Tensor):
+                if not isinstance(leaf, (Tensor, Tracer, Array)):
                     raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(leaf)}. "
                                      "Did you mean to set out_dims= to None for output?")
         return _tree_to_fg(out)

@@ -393,6 +393,8 @@ class TracedTensor(Tensor):
         v = self._value
         return f"TracedTensor(shape={list(v.shape)}, dtype={v.dtype}, traced by {v._trace.describe()})"
 
+    __str__ = __repr__
+
 
 class _TracedTrace(Trace):
     """The trace ``bind`` finds for a TracedTensor: half a level above its value's trace, so the value's
