@@ -185,13 +185,15 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     _check_diff_inputs(primals)
     ts = []
     for p, t in zip(tree.tree_leaves(tuple(primals)), tree.tree_leaves(tuple(tangents))):
-        if not isinstance(t, Tensor):
+        if not isinstance(t, (Tensor, Tracer, Array)):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
         if tuple(p.shape) != tuple(t.shape):
             raise RuntimeError("Trying to set a forward gradient that has a different size than that of the original "
                                f"Tensor, this is not supported. Tensor is of size {list(p.shape)} while the given "
                                f"forward gradient is of size {list(t.shape)}.")
-        ts.append(_to_fg(t.to(p.dtype) if t.dtype != p.dtype else t))
+        if isinstance(t, Tensor) and isinstance(p, Tensor) and t.dtype != p.dtype:
+            t = t.to(p.dtype)
+        ts.append(_to_fg(t))
     t_in = tree.tree_unflatten(tree.tree_structure(tuple(tangents)), ts)
 
     def fn(*xs):
