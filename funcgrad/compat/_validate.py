@@ -173,7 +173,6 @@ def values(x):
     buf = getattr(x, "_value", None)
     if buf is None or not hasattr(buf, "dtype"):
         return None
-    from ..array import Tracer  # noqa: PLC0415
     from ..backend import to_numpy  # noqa: PLC0415
 
     if isinstance(buf, Tracer):

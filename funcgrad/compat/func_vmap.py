@@ -77,6 +77,8 @@ def _call(func, name, args, kwargs, dims, out_dims, randomness, size):
         creation._VMAP_RANDOM.append((randomness, max(traces, key=lambda t: t.level), size))
         try:
             out = func(*_handed_out(xs), **kwargs)
+        except _batching.BatchedValueError as e:  # .item(), bool(), data-dependent control flow: PyTorch's class
+            raise RuntimeError(str(e)) from e
         finally:
             creation._VMAP_RANDOM.pop()
         if out_dims is not None:

@@ -176,6 +176,8 @@ def test_pytorch_errors():
         func.vmap(lambda t: t, in_dims=2)(torch.ones(2))
     with pytest.raises(RuntimeError, match="different size"):
         func.jvp(lambda t: t, (torch.ones(2),), (torch.ones(3),))
+    with pytest.raises(RuntimeError, match="item"):
+        func.vmap(lambda t: t.sum().item())(torch.ones(2, 2))
     with pytest.raises(RuntimeError, match="Only allowed values for randomness"):
         func.vmap(lambda t: t, randomness="sometimes")
 
