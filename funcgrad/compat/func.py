@@ -31,10 +31,13 @@ from ..array import Array, Tracer
 from ..backend import kind_of
 from ..transforms import api as _api
 from ..transforms import jacobians as _jac
+from ..transforms.batching import BatchTracer
+from ..transforms.forward import JVPTracer
 from . import creation
 from ._func_values import _handed_out, _to_fg, _to_torch, _tree_to_fg, _tree_to_torch, _torch_fn
 from .func_modules import functional_call, replace_all_batch_norm_modules_, stack_module_state
 from .func_vmap import _check_randomness, vmap
+from .graph import TracedTensor
 from .tensor import Tensor
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call",
@@ -205,15 +208,14 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
-    """The Jacobian by forward mode (``fg.jacfwd``: one vmapped jvp over the input basis)."""
+    """The Jacobian by forward mode (``fg.jacfwd``: one vmapped jvp over the input basis).  ``randomness``
+    is that of the vmap over the basis, as PyTorch's: 'different' gives each column its own draws."""
     _check_randomness(randomness)
-    if randomness == "different":
-        raise RuntimeError("jacfwd(randomness='different') is not supported by funcgrad.compat (fg.jacfwd's basis "
-                           "vmap draws one sample for all columns): use randomness='same', or vmap(jvp) with "
-                           "randomness='different'")
-    inner = _jacobian(_jac.jacfwd, func, argnums, has_aux, "jacfwd")
     if randomness == "same":
-        return inner
+        return _jacobian(_jac.jacfwd, func, argnums, has_aux, "jacfwd")
+    if randomness == "different":
+        return _jacobian(_jac.jacfwd, _per_column_draws(func), argnums, has_aux, "jacfwd")
+    inner = _jacobian(_jac.jacfwd, func, argnums, has_aux, "jacfwd")
 
     def wrapper(*args, **kwargs):
         creation._VMAP_RANDOM.append(("error", None, None))
@@ -222,6 +224,23 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         finally:
             creation._VMAP_RANDOM.pop()
     return wrapper
+
+
+def _per_column_draws(func):
+    """func whose random draws differ per basis column of fg.jacfwd: the basis vmap is the trace of the
+    tangents of the jvp tracers func receives."""
+    def drawing(*args, **kwargs):
+        traces = [x._value.tangent._trace for x in tree.tree_leaves(args)
+                  if type(x) is TracedTensor and type(x._value) is JVPTracer and type(x._value.tangent) is BatchTracer]
+        if not traces:
+            return func(*args, **kwargs)
+        trace = max(traces, key=lambda t: t.level)
+        creation._VMAP_RANDOM.append(("different", trace, trace.axis_size))
+        try:
+            return func(*args, **kwargs)
+        finally:
+            creation._VMAP_RANDOM.pop()
+    return drawing
 
 
 def hessian(func, argnums=0):

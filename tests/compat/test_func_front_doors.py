@@ -257,3 +257,13 @@ def test_per_example_grads_of_parameters_that_require_grad():
         down = total()
         w[k] += eps
     np.testing.assert_allclose(w.grad[k].item(), (up - down) / (2 * eps), rtol=1e-5)
+
+
+def test_jacfwd_randomness_is_the_basis_vmaps():
+    f = lambda t: t.sum() * torch.rand(())  # noqa: E731  every column of the Jacobian is the draw
+    same = _np(func.jacfwd(f, randomness="same")(torch.ones(4)))
+    assert np.unique(same).size == 1
+    diff = _np(func.jacfwd(f, randomness="different")(torch.ones(4)))
+    assert np.unique(diff).size == 4 and ((diff > 0) & (diff < 1)).all()
+    with pytest.raises(RuntimeError, match="randomness error mode"):
+        func.jacfwd(f)(torch.ones(4))
