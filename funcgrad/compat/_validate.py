@@ -175,6 +175,9 @@ def values(x):
         return None
     from ..backend import to_numpy  # noqa: PLC0415
 
+    if isinstance(buf, Tracer):
+        return None
+
     return buf if type(buf) is np.ndarray else to_numpy(buf)
 
 

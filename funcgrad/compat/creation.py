@@ -79,11 +79,43 @@ def set_rng_state(state):
 _NO_RANDOM = []  # while torch.compile traces: the exception class a random draw raises (it cannot be traced)
 
 
-def _rng(generator):
+# torch.func.vmap calls in progress, innermost last: (randomness, the vmap's BatchTrace, batch size)
+_VMAP_RANDOM = []
+_RANDOM_ERROR_MODE = ("vmap: called random operation while in randomness error mode. Please either use the 'same' "
+                      "or 'different' randomness flags on vmap or perform the randomness operation out of vmap")
+
+
+def _rng(generator, batched_draw=False):
+    """The generator to draw from.  Under torch.func.vmap: randomness='error' raises PyTorch's error;
+    'same' draws once for the batch; 'different' is for the factories that draw through
+    :func:`_random_tensor` (``batched_draw``): other draws raise, they are not vectorized."""
     if _NO_RANDOM:
         raise _NO_RANDOM[-1]("random numbers are drawn here (torch.rand/randn/bernoulli, dropout in training): "
                              "a traced graph would replay the same numbers on every call")
+    if _VMAP_RANDOM:
+        modes = {m for m, _, _ in _VMAP_RANDOM}
+        if "error" in modes:
+            raise RuntimeError(_RANDOM_ERROR_MODE)
+        if "different" in modes and not batched_draw:
+            raise RuntimeError("vmap(randomness='different'): funcgrad.compat vectorizes the random factories "
+                               "(rand, randn, randint, rand_like, randn_like, randint_like, dropout) but not "
+                               "this random operation; draw with those, or use randomness='same'")
     return (generator or default_generator).rng
+
+
+def _random_tensor(make, shape):
+    """``make(shape)`` -> a Tensor of random draws; under torch.func.vmap(randomness='different') one
+    independent draw per example: ``make`` draws the batch sizes in front, and the Tensor becomes a
+    batched value of each such vmap (randomness='same' levels share the draw)."""
+    levels = [(trace, n) for m, trace, n in _VMAP_RANDOM if m == "different"]
+    if not levels:
+        return make(tuple(shape))
+    v = make(tuple(n for _, n in levels) + tuple(shape))
+    for trace, _ in levels:  # outermost first: each level's batch axis is 0 one level down
+        v = trace.new_tracer(v, 0)
+    from .graph import _traced  # noqa: PLC0415
+
+    return _traced(v)
 
 
 def _finish(buf, dtype=None, device=None, requires_grad=False):
@@ -369,16 +401,18 @@ def _floating_samples(draw, shape, npd, kernel, complex_scale=1.0):
 @_allocates
 def rand(*dims, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
-    buf = _floating_samples(_rng(generator).random, _sizes("rand", dims, size), _dt(dtype), "check_uniform_bounds")
-    return _finish(buf, None, device, requires_grad)
+    rng = _rng(generator, batched_draw=True)
+    return _random_tensor(lambda shape: _finish(_floating_samples(rng.random, shape, _dt(dtype), "check_uniform_bounds"),
+                                                None, device, requires_grad), _sizes("rand", dims, size))
 
 
 @_allocates
 def randn(*dims, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
-    buf = _floating_samples(_rng(generator).standard_normal, _sizes("randn", dims, size), _dt(dtype),
-                            "normal_kernel_cpu", complex_scale=np.sqrt(0.5))
-    return _finish(buf, None, device, requires_grad)
+    rng = _rng(generator, batched_draw=True)
+    return _random_tensor(lambda shape: _finish(_floating_samples(rng.standard_normal, shape, _dt(dtype),
+                                                                  "normal_kernel_cpu", complex_scale=np.sqrt(0.5)),
+                                                None, device, requires_grad), _sizes("randn", dims, size))
 
 
 @_allocates
@@ -392,8 +426,9 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         raise TypeError("randint() missing required argument 'size'")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    buf = _rng(generator).integers(low, high, _shape((size,)))
-    return _finish(buf.astype(_dt(dtype, np.dtype(np.int64))), None, device, requires_grad)
+    rng = _rng(generator, batched_draw=True)
+    return _random_tensor(lambda shape: _finish(rng.integers(low, high, shape).astype(_dt(dtype, np.dtype(np.int64))),
+                                                None, device, requires_grad), _shape((size,)))
 
 
 @_allocates

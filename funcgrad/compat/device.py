@@ -45,6 +45,8 @@ class device:  # noqa: N801
     @classmethod
     def _of(cls, buf):
         d = buf.device if isinstance(buf, Tracer) else backend.device_of(buf)  # (a traced value: its device)
+        if isinstance(d, cls):  # a transformation's tracer of a Tensor (torch.func over a tensor requiring grad)
+            return d
         if d.kind == "cpu":
             return cls("cpu")
         return cls(d.kind, d.index)

@@ -369,23 +369,95 @@ def _record(trace, prim, args, params):
 
 
 class TracedTensor(Tensor):
-    """A Tensor whose value is a tracer of a funcgrad transformation (torch.compile traces module code
-    with these: Tensor methods work, and each operation binds on the traced values, so the
-    transformation records it).  Autograd is the enclosing transformation's business: nothing is
-    recorded here."""
+    """A Tensor whose value is a tracer of a funcgrad transformation: torch.compile traces module code
+    with these (jit tracers), torch.func hands them to the transformed function (grad, jvp, vmap
+    tracers).  Tensor methods work, and each operation binds on the traced values, so the
+    transformation records it.  Autograd is the enclosing transformation's business: nothing is
+    recorded here.
+
+    ``bind`` finds a TracedTensor's trace through ``_trace`` (a :class:`_TracedTrace` just above its
+    value's trace), so mixing it with the raw tracers of other transformations picks the innermost
+    one, as for any tracer: no perturbation confusion across the front doors."""
 
     __slots__ = ()
 
+    @property
+    def _trace(self):
+        inner = getattr(self._value, "_trace", None)
+        return TRACE if inner is None else _TracedTrace(inner)
+
+    def detach(self):
+        """Out of every differentiation watching the value (PyTorch's detach inside torch.func)."""
+        from ..transforms.api import stop_gradient  # noqa: PLC0415
+
+        return _traced(stop_gradient(self._value))
+
+    @property
+    def data(self):
+        return self.detach()
+
+    def __repr__(self):
+        v = self._value
+        return f"TracedTensor(shape={list(v.shape)}, dtype={v.dtype}, traced by {v._trace.describe()})"
+
+    __str__ = __repr__
+
+
+class _TracedTrace(Trace):
+    """The trace ``bind`` finds for a TracedTensor: half a level above its value's trace, so the value's
+    own trace (or a higher one) processes the primitive; it unwraps TracedTensors and binds again.
+    Under ``torch.no_grad`` the values are bound through ``stop_gradient`` (PyTorch's torch.func
+    respects a no_grad inside the transformed function)."""
+
+    __slots__ = ("inner",)
+    kind = "compat-traced"
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.level = inner.level + 0.5
+
+    @property
+    def alive(self):
+        return self.inner.alive
+
+    def describe(self):
+        return self.inner.describe()
+
+    def process_primitive(self, prim, args, params):
+        return _apply_traced(prim, args, params)
+
 
 def _apply_traced(prim, args, params):
-    vals = [a._value if isinstance(a, Tensor) or type(a) is Array else a for a in args]
+    vals = [_traced_operand(a) for a in args]
+    if not STATE.enabled and prim.differentiable:
+        from ..transforms.api import stop_gradient  # noqa: PLC0415
+
+        vals = [stop_gradient(v) if type(a) is TracedTensor else v for a, v in zip(args, vals)]
     out = prim.bind(*vals, **params)
     if prim.multiple_results:
         return tuple(_traced(o) for o in out)
     return _traced(out)
 
 
+def _traced_operand(a):
+    """A TracedTensor -> its value; a Tensor that requires grad stays one (compat's trace below records
+    it); other Tensors and Arrays -> their buffers (constants)."""
+    t = type(a)
+    if t is TracedTensor:
+        return a._value
+    if t in TENSOR_TYPES:
+        return a if a._req or a.grad_fn is not None else a._value
+    if t is Array:
+        return a._value
+    return a
+
+
 def _traced(value):
+    """A transformation's value as a Tensor: a TracedTensor for a tracer, a Tensor for a concrete value."""
+    if isinstance(value, Tensor):
+        return value
+    if type(value) is Array:
+        return wrap(value._value)
     t = _new(TracedTensor)
     t._value = value
     return t

@@ -55,7 +55,8 @@ def _norm_index(idx, buf):
                 it = wrap(it._value.astype(bool))
             if it._value.dtype == np.bool_ and pos is not None:
                 check.mask_shape(it._value, buf.shape, pos, len(out))
-            if type(it._value) is not type(buf) and it._value.ndim:
+            if type(it._value) is not type(buf) and it._value.ndim and not isinstance(it._value, Tracer) \
+                    and not isinstance(buf, Tracer):  # (a transformation's values: its own device rule)
                 if type(it._value) is not np.ndarray:
                     raise RuntimeError(f"indices should be either on cpu or on the same device as the indexed "
                                        f"tensor ({_dev(buf)})")

@@ -45,7 +45,10 @@ def _resolve(shape, size):
 
 
 def _viewable(buf, shape):
-    """Whether ``buf`` can take ``shape`` without a copy (numpy's rule, from shape and strides only)."""
+    """Whether ``buf`` can take ``shape`` without a copy (numpy's rule, from shape and strides only); a
+    transformation's tracer (torch.func, compile) has no strides: its values reshape freely."""
+    if not hasattr(buf, "strides"):
+        return True
     probe = buf.view() if type(buf) is np.ndarray else \
         np.lib.stride_tricks.as_strided(np.zeros(1, buf.dtype), buf.shape, buf.strides)
     try:
@@ -258,7 +261,8 @@ def unfold(self, dimension, size, step):
 
 @method("contiguous")
 def contiguous(self, memory_format=None):
-    if self._value.flags.c_contiguous:
+    flags = getattr(self._value, "flags", None)  # a transformation's tracer (torch.func, compile) has no layout
+    if flags is None or flags.c_contiguous:
         return self
     return name_grad(clone(self), "CloneBackward0")
 

@@ -1,21 +1,29 @@
 """torch.utils.checkpoint: ``checkpoint`` and ``checkpoint_sequential`` (recompute in backward).
 
-``checkpoint(fn, *args)`` runs ``fn`` once to find where its graph meets the
-rest of the graph (its inputs, and every parameter or outside tensor it uses),
-keeps only the inputs and those meeting points, and drops the intermediate
-values.  Its outputs get one node (``CheckpointFunctionBackward``) whose edges
-are those meeting points; when the backward pass reaches it, the node re-runs
-``fn`` under grad mode on the saved inputs (with the random state of the first
-run when ``preserve_rng_state``, so dropout draws the same mask) and runs the
-engine over the recomputed graph, capturing the gradients at the meeting
-points.  So ``backward()``, ``autograd.grad`` and ``create_graph`` all work
-(both ``use_reentrant`` variants behave as PyTorch's non-reentrant one, except
-for the reentrant variant's "None of the inputs have requires_grad=True"
-case, reproduced as PyTorch has it).
+Two paths, one per kind of differentiation watching the call:
 
-The first run records fn's graph and frees it at once, so peak memory holds one
-checkpointed segment's intermediates at a time (PyTorch's first run records
-nothing).
+- Under a funcgrad transformation (the arguments are torch.func's TracedTensors or fg tracers:
+  ``torch.func.grad``/``vmap``/``jvp``, ``fg.grad`` over compat code), ``checkpoint`` is
+  ``fg.checkpoint``: the transformation's own rule recomputes ``fn`` in its backward pass (with
+  the random state of the first run when ``preserve_rng_state``).
+- Under compat's stateful autograd (Tensors that require grad, ``.backward()`` in a training loop),
+  it cannot be: ``fg.checkpoint`` is a rule of funcgrad's reverse-mode trace, and ``.backward()``
+  walks compat's recorded graph, which no trace is recording.  So the call records one node in
+  that graph (``CheckpointFunctionBackward``) and its backward reuses compat's engine (``execute``,
+  the one rule driver underneath) over the recomputed graph -- no second derivative mechanism.
+
+The compat path runs ``fn`` once to find where its graph meets the rest of the graph (its
+inputs, and every parameter or outside tensor it uses), keeps only the inputs and those meeting
+points, and drops the intermediate values.  Its outputs get the node, whose edges are those
+meeting points; when the backward pass reaches it, the node re-runs ``fn`` under grad mode on the
+saved inputs (with the random state of the first run when ``preserve_rng_state``, so dropout draws
+the same mask) and runs the engine over the recomputed graph, capturing the gradients at the
+meeting points.  So ``backward()``, ``autograd.grad`` and ``create_graph`` all work (both
+``use_reentrant`` variants behave as PyTorch's non-reentrant one, except for the reentrant
+variant's "None of the inputs have requires_grad=True" case, reproduced as PyTorch has it).
+
+The first run records fn's graph and frees it at once, so peak memory holds one checkpointed
+segment's intermediates at a time (PyTorch's first run records nothing).
 """
 
 from __future__ import annotations
@@ -28,7 +36,8 @@ import optree
 from ...backend import kind_of
 from .. import creation
 from ..grad_mode import STATE
-from ..graph import _SEQ, AccumulateGrad, Node, _Aval, edge_of
+from ...array import Tracer
+from ..graph import _SEQ, AccumulateGrad, Node, TracedTensor, _Aval, edge_of
 from ..tensor import Tensor, wrap
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointNode"]
@@ -188,6 +197,8 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
         raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
     if use_reentrant and context_fn is not None:
         raise ValueError("Passing `context_fn` or `debug` is only supported when use_reentrant=False.")
+    if _traced_call(args, kwargs):
+        return _functional_checkpoint(function, args, kwargs, preserve_rng_state)
     if not STATE.enabled:
         return function(*args, **kwargs)
     if use_reentrant and not any(isinstance(a, Tensor) and a.requires_grad for a in args):
@@ -232,6 +243,40 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     node.shape, node.dtype = metas[0]
     node.outs = [_Aval(*m) for m in metas] if len(outs) > 1 else None
     return optree.tree_unflatten(optree.tree_structure(out), res)
+
+
+def _traced_call(args, kwargs):
+    """Whether a funcgrad transformation watches the call: a TracedTensor or an fg tracer among the arguments."""
+    for x in optree.tree_leaves((args, kwargs)):
+        if type(x) is TracedTensor or (isinstance(x, Tracer) and not isinstance(x, Tensor)):
+            return True
+    return False
+
+
+def _functional_checkpoint(function, args, kwargs, preserve_rng_state):
+    """``fg.checkpoint`` over ``function`` (Tensors in and out); each recomputation draws random numbers
+    from the state the first run started with."""
+    from ...transforms.checkpoint import checkpoint as fg_checkpoint  # noqa: PLC0415
+    from .._func_values import _torch_fn, _tree_to_fg, _tree_to_torch  # noqa: PLC0415
+
+    inner = _torch_fn(lambda *a: function(*a, **kwargs))
+    first = []
+
+    def run(*xs):
+        if not preserve_rng_state:
+            return inner(*xs)
+        if not first:
+            first.append(get_rng())
+            return inner(*xs)
+        saved = get_rng()
+        set_rng(first[0])
+        try:
+            return inner(*xs)
+        finally:
+            set_rng(saved)
+
+    run.__name__ = getattr(function, "__name__", "function")
+    return _tree_to_torch(fg_checkpoint(run)(*_tree_to_fg(args)))
 
 
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
