@@ -1,22 +1,55 @@
 """torch.distributions over compat tensors.
 
-Parameters are compat tensors, so ``log_prob``, ``entropy``, ``rsample`` (where a location-scale
-transform reparameterizes the distribution) and ``kl_divergence`` are differentiable (REINFORCE,
-VAEs); ``sample`` draws from the compat generator (``torch.manual_seed``) without gradient.
-Invalid parameters raise PyTorch's ValueError ("... to satisfy the constraint ...") unless
-``validate_args=False``.
+Parameters are compat tensors, so ``log_prob``, ``entropy``, ``rsample`` and ``kl_divergence`` are
+differentiable (REINFORCE, VAEs); ``sample`` draws from the compat generator (``torch.manual_seed``)
+without gradient.  Parameters are checked against ``arg_constraints`` and ``log_prob`` values
+against ``support`` (PyTorch's ValueError messages) unless ``validate_args=False``.
 
-Modules by what they hold: distribution.py (the base class and shared helpers), continuous.py,
-discrete.py, multivariate.py, kl.py (``torch.distributions.kl``), transforms.py
-(``torch.distributions.transforms`` and ``TransformedDistribution``).
+Modules by what they hold: distribution.py (the base class and shared helpers), exp_family.py,
+constraints.py, constraint_registry.py (biject_to / transform_to), utils.py, gamma_sampling.py
+(reparameterized gamma draws), continuous.py, discrete.py, multivariate.py, kl.py,
+transforms.py and transforms_structured.py, transformed_distribution.py.  PyTorch's one-module-
+per-distribution names (``torch.distributions.normal`` ...) are registered as aliases of the
+family module that holds the class.
 """
 
-from . import kl, transforms  # noqa: F401  (torch.distributions.kl, torch.distributions.transforms)
+import sys as _sys
+
+from . import constraints, kl, transforms, utils  # noqa: F401
+from . import constraint_registry, distribution, exp_family, transformed_distribution  # noqa: F401
+from .constraint_registry import biject_to, transform_to  # noqa: F401
 from .continuous import (  # noqa: F401
     Beta, Cauchy, Chi2, Exponential, Gamma, Gumbel, HalfNormal, Laplace, LogNormal, Normal, StudentT, Uniform,
 )
-from .discrete import Bernoulli, Binomial, Categorical, Geometric, OneHotCategorical, Poisson  # noqa: F401
-from .distribution import Distribution, ExponentialFamily  # noqa: F401
+from .discrete import (  # noqa: F401
+    Bernoulli, Binomial, Categorical, Geometric, Multinomial, NegativeBinomial, OneHotCategorical,
+    OneHotCategoricalStraightThrough, Poisson,
+)
+from .distribution import Distribution  # noqa: F401
+from .exp_family import ExponentialFamily  # noqa: F401
 from .kl import kl_divergence, register_kl  # noqa: F401
-from .multivariate import Dirichlet, Independent, MultivariateNormal  # noqa: F401
+from .multivariate import Dirichlet, Independent, LowRankMultivariateNormal, MultivariateNormal  # noqa: F401
+from .transformed_distribution import TransformedDistribution  # noqa: F401
 from .transforms import *  # noqa: F401,F403
+
+# torch.distributions.<module> -> the family module here that holds its class
+_ALIASES = {
+    "bernoulli": "discrete", "binomial": "discrete", "categorical": "discrete", "geometric": "discrete",
+    "multinomial": "discrete", "negative_binomial": "discrete", "one_hot_categorical": "discrete",
+    "poisson": "discrete",
+    "beta": "continuous", "cauchy": "continuous", "chi2": "continuous", "exponential": "continuous",
+    "gamma": "continuous", "gumbel": "continuous", "half_normal": "continuous", "laplace": "continuous",
+    "log_normal": "continuous", "normal": "continuous", "studentT": "continuous", "uniform": "continuous",
+    "dirichlet": "multivariate", "independent": "multivariate", "lowrank_multivariate_normal": "multivariate",
+    "multivariate_normal": "multivariate",
+}
+
+
+def _register_aliases():
+    for alias, target in _ALIASES.items():
+        module = _sys.modules[f"{__name__}.{target}"]
+        _sys.modules[f"{__name__}.{alias}"] = module
+        globals()[alias] = module
+
+
+_register_aliases()

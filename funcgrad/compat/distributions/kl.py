@@ -9,6 +9,7 @@ import numpy as np
 from .continuous import Beta, Exponential, Gamma, Laplace, Normal, Uniform, _lgamma
 from .discrete import Bernoulli, Categorical, OneHotCategorical, Poisson
 from .multivariate import Dirichlet, Independent, MultivariateNormal
+from .utils import _sum_rightmost
 
 __all__ = ["kl_divergence", "register_kl"]
 
@@ -124,7 +125,7 @@ def _kl_mvn(p, q):
 def _kl_independent(p, q):
     if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
         raise NotImplementedError("KL between Independents with different reinterpreted_batch_ndims")
-    return p._sum(kl_divergence(p.base_dist, q.base_dist))
+    return _sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
 
 
 @register_kl(OneHotCategorical, OneHotCategorical)
@@ -136,5 +137,6 @@ def kl_divergence(p, q):
     """KL(p || q): the function registered for the most specific pair of types (batched, differentiable)."""
     fn = lookup_kl(p, q)
     if fn is None:
-        raise NotImplementedError(f"No KL(p || q) is implemented for p = {type(p).__name__}, q = {type(q).__name__}")
+        raise NotImplementedError(f"No KL(p || q) is implemented for p type {type(p).__name__} and q type "
+                                  f"{type(q).__name__}")
     return fn(p, q)
