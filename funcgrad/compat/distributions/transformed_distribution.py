@@ -5,7 +5,7 @@ monotone transforms)."""
 from __future__ import annotations
 
 from ..grad_mode import no_grad
-from ..tensor import Size
+from ..tensor import Size, Tensor
 from . import constraints
 from .distribution import Distribution
 from .multivariate import Independent
@@ -49,13 +49,19 @@ class TransformedDistribution(Distribution):
         super().__init__(Size(forward_shape[:cut]), Size(forward_shape[cut:]), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(TransformedDistribution, _instance)
+        new = self._get_checked_instance(type(self), _instance)
         batch_shape = Size(batch_shape)
         shape = batch_shape + self.event_shape
         for t in reversed(self.transforms):
             shape = t.inverse_shape(shape)
         new.base_dist = self.base_dist.expand(shape[:len(shape) - len(self.base_dist.event_shape)])
         new.transforms = self.transforms
+        nb = len(self.batch_shape)
+        for name, v in self.__dict__.items():  # a subclass's own parameters (Pareto's scale, ...)
+            if name not in new.__dict__ and name not in ("_batch_shape", "_event_shape"):
+                if isinstance(v, Tensor) and v.dim() >= nb and tuple(v.shape[:nb]) == tuple(self.batch_shape):
+                    v = v.expand(*batch_shape, *v.shape[nb:])
+                new.__dict__[name] = v
         Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
