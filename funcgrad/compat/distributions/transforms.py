@@ -234,7 +234,7 @@ class ComposeTransform(Transform):
 
     def log_abs_det_jacobian(self, x, y):
         if not self.parts:
-            return x * 0.0
+            return x.new_zeros(tuple(x.shape))
         xs = [x]
         for part in self.parts[:-1]:
             xs.append(part(xs[-1]))
