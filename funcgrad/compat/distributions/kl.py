@@ -25,7 +25,7 @@ from .multivariate import (
     Dirichlet, Independent, LowRankMultivariateNormal, MultivariateNormal, _batch_mahalanobis, _solve_tril,
 )
 from .transformed_distribution import TransformedDistribution
-from .utils import _sum_rightmost, euler_constant
+from .utils import _diag_embed, _sum_rightmost, euler_constant
 
 __all__ = ["kl_divergence", "register_kl"]
 
@@ -269,7 +269,7 @@ def _kl_lowrank_mvn(p, q):
     n = p.event_shape[0]
     qL = Lq.expand(*batch, n, n)
     pW = p._unbroadcasted_cov_factor.expand(*batch, n, p.cov_factor.shape[-1])
-    pD = p._unbroadcasted_cov_diag.sqrt().diag_embed().expand(*batch, n, n)
+    pD = _diag_embed(p._unbroadcasted_cov_diag.sqrt()).expand(*batch, n, n)
     term2 = _batch_trace_XXT(_solve_tril(qL, pW)) + _batch_trace_XXT(_solve_tril(qL, pD))
     return 0.5 * (term1 + term2 + term3 - n)
 

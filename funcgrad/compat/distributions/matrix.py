@@ -17,7 +17,7 @@ from .continuous import Beta, Chi2
 from .distribution import Distribution, _finfo
 from .exp_family import ExponentialFamily
 from .multivariate import _precision_to_scale_tril
-from .utils import broadcast_all, lazy_property
+from .utils import _diag_embed, broadcast_all, lazy_property
 
 __all__ = ["Wishart", "LKJCholesky"]
 
@@ -132,7 +132,7 @@ class Wishart(ExponentialFamily):
 
     def _bartlett_sampling(self, sample_shape=Size()):
         p = self._event_shape[-1]
-        diag = self._dist_chi2.rsample(sample_shape).sqrt().clamp(min=_finfo(self.df).eps).diag_embed()
+        diag = _diag_embed(self._dist_chi2.rsample(sample_shape).sqrt().clamp(min=_finfo(self.df).eps))
         lower = _c.randn(*sample_shape, *self._batch_shape, p, p, dtype=diag.dtype, device=diag.device).tril(-1)
         chol = self._unbroadcasted_scale_tril @ (diag + lower)
         return chol @ chol.transpose(-2, -1)
@@ -210,12 +210,10 @@ class LKJCholesky(Distribution):
     def sample(self, sample_shape=Size()):
         y = self._beta.sample(sample_shape).unsqueeze(-1)
         u = _c.randn(*self._extended_shape(sample_shape), dtype=y.dtype, device=y.device).tril(-1)
-        u = u / u.norm(dim=-1, keepdim=True)
-        first_row_off = _c.ones(self.dim, 1, dtype=y.dtype, device=y.device)
-        first_row_off[0] = 0.0
-        w = y.sqrt() * u.nan_to_num(0.0) * first_row_off
+        u = u / u.norm(dim=-1, keepdim=True).clamp(min=_finfo(y).tiny)  # row 0 is all zeros and stays so
+        w = y.sqrt() * u
         diag = (1 - (w ** 2).sum(-1)).clamp(min=_finfo(w).tiny).sqrt()
-        return w + diag.diag_embed()
+        return w + _diag_embed(diag)
 
     def log_prob(self, value):
         if self._validate_args:

@@ -13,7 +13,7 @@ from . import constraints
 from .distribution import Distribution, _finfo
 from .exp_family import ExponentialFamily
 from .gamma_sampling import standard_gamma
-from .utils import _sum_rightmost, lazy_property
+from .utils import _diag_embed, _sum_rightmost, lazy_property
 
 __all__ = ["Dirichlet", "MultivariateNormal", "LowRankMultivariateNormal", "Independent"]
 
@@ -226,14 +226,14 @@ class LowRankMultivariateNormal(Distribution):
     @lazy_property
     def covariance_matrix(self):
         W, D = self._unbroadcasted_cov_factor, self._unbroadcasted_cov_diag
-        return (W @ W.mT + D.diag_embed()).expand(*self._square())
+        return (W @ W.mT + _diag_embed(D)).expand(*self._square())
 
     @lazy_property
     def precision_matrix(self):
         W, D = self._unbroadcasted_cov_factor, self._unbroadcasted_cov_diag
         Wt_Dinv = W.mT / D.unsqueeze(-2)
         A = _solve_tril(self._capacitance_tril, Wt_Dinv)
-        return (D.reciprocal().diag_embed() - A.mT @ A).expand(*self._square())
+        return (_diag_embed(D.reciprocal()) - A.mT @ A).expand(*self._square())
 
     def rsample(self, sample_shape=Size()):
         shape = self._extended_shape(sample_shape)

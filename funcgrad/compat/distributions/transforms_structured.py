@@ -9,7 +9,7 @@ import math
 from .. import creation as _c
 from . import constraints
 from .transforms import Transform, _clipped_sigmoid, _softplus
-from .utils import _finfo, _sum_rightmost, lazy_property, tril_matrix_to_vec, vec_to_tril_matrix
+from .utils import _diag_embed, _finfo, _sum_rightmost, lazy_property, tril_matrix_to_vec, vec_to_tril_matrix
 
 __all__ = ["CatTransform", "CorrCholeskyTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
            "SoftmaxTransform", "StackTransform", "StickBreakingTransform"]
@@ -94,10 +94,10 @@ class LowerCholeskyTransform(_Structured):
     domain, codomain = constraints.independent(constraints.real, 2), constraints.lower_cholesky
 
     def _call(self, x):
-        return x.tril(-1) + x.diagonal(0, -2, -1).exp().diag_embed()
+        return x.tril(-1) + _diag_embed(x.diagonal(0, -2, -1).exp())
 
     def _inverse(self, y):
-        return y.tril(-1) + y.diagonal(0, -2, -1).log().diag_embed()
+        return y.tril(-1) + _diag_embed(y.diagonal(0, -2, -1).log())
 
 
 class PositiveDefiniteTransform(_Structured):

@@ -82,6 +82,17 @@ class lazy_property:
         return value
 
 
+def _diag_embed(v):
+    """Square matrices with v on the diagonal and zeros elsewhere (inf stays on the diagonal),
+    vectorized over the batch."""
+    from ..dtypes import bool as _bool  # noqa: PLC0415
+    from ..ops_elementwise import where  # noqa: PLC0415
+
+    n = v.shape[-1]
+    eye = _c.eye(n, dtype=_bool, device=v.device)
+    return where(eye, v.unsqueeze(-1), v.new_zeros(()))
+
+
 def _tril_mask(n, diag, device):
     r = _c.arange(n, device=device)
     return r < r.view(-1, 1) + (diag + 1)
