@@ -61,6 +61,12 @@ class Normal(_Simple, ExponentialFamily):
     def entropy(self):
         return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()
 
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (self.loc / self.scale ** 2, -0.5 * (self.scale ** 2).reciprocal()))
+
+    def _log_normalizer(self, x, y):
+        return -0.25 * x ** 2 / y + 0.5 * (-math.pi / y).log()
+
 
 class Uniform(_Simple):
     """Uniform on ``[low, high)``."""
@@ -129,6 +135,12 @@ class Exponential(_Simple, ExponentialFamily):
 
     def entropy(self):
         return 1.0 - self.rate.log()
+
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (-self.rate,))
+
+    def _log_normalizer(self, x):
+        return -(-x).log()
 
 
 class Laplace(_Simple):
@@ -317,6 +329,12 @@ class Gamma(_Simple, ExponentialFamily):
         a = self.concentration
         return a - self.rate.log() + _lgamma(a) + (1.0 - a) * a.digamma()
 
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (self.concentration - 1, -self.rate))
+
+    def _log_normalizer(self, x, y):
+        return (x + 1).lgamma() + (x + 1) * (-y.reciprocal()).log()
+
 
 class Chi2(Gamma):
     arg_constraints = {"df": constraints.positive}
@@ -366,6 +384,11 @@ class Beta(_Simple, ExponentialFamily):
         a, b = self.concentration1, self.concentration0
         return (_lgamma(a) + _lgamma(b) - _lgamma(a + b) - (a - 1) * a.digamma() - (b - 1) * b.digamma()
                 + (a + b - 2) * (a + b).digamma())
+
+    _natural_params = property(lambda self: (self.concentration1, self.concentration0))
+
+    def _log_normalizer(self, x, y):
+        return x.lgamma() + y.lgamma() - (x + y).lgamma()
 
 
 class StudentT(_Simple):

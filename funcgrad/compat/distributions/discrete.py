@@ -97,6 +97,12 @@ class Bernoulli(_Binary, ExponentialFamily):
     def entropy(self):
         return _bce(self.logits, self.probs)
 
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (self.probs.logit(),))
+
+    def _log_normalizer(self, x):
+        return x.exp().log1p()
+
     def enumerate_support(self, expand=True):
         values = _c.arange(2, dtype=self._param.dtype, device=self._param.device)
         values = values.view(-1, *([1] * len(self._batch_shape)))
@@ -243,6 +249,11 @@ class Poisson(_Simple, ExponentialFamily):
         k = self._value(value)
         rate, k = broadcast_all(self.rate, k)
         return k.xlogy(rate) - rate - (k + 1).lgamma()
+
+    _natural_params = property(lambda self: (self.rate.log(),))
+
+    def _log_normalizer(self, x):
+        return x.exp()
 
 
 class Categorical(Distribution):

@@ -67,6 +67,11 @@ class Dirichlet(ExponentialFamily):
         a0 = a.sum(-1)
         return _lgamma(a).sum(-1) - _lgamma(a0) - (k - a0) * a0.digamma() - ((a - 1) * a.digamma()).sum(-1)
 
+    _natural_params = property(lambda self: (self.concentration,))
+
+    def _log_normalizer(self, x):
+        return x.lgamma().sum(-1) - x.sum(-1).lgamma()
+
 
 def _solve_tril(L, b):
     from ..linalg_solvers import solve_triangular  # noqa: PLC0415
