@@ -98,7 +98,9 @@ class _IndependentConstraint(Constraint):
         if result.dim() < self.reinterpreted_batch_ndims:
             expected = self.base_constraint.event_dim + self.reinterpreted_batch_ndims
             raise ValueError(f"Expected value.dim() >= {expected} but got {value.dim()}")
-        return result.reshape(*result.shape[:result.dim() - self.reinterpreted_batch_ndims], -1).all(-1)
+        if self.reinterpreted_batch_ndims == 0:
+            return result
+        return result.flatten(result.dim() - self.reinterpreted_batch_ndims).all(-1)
 
     def __repr__(self):
         return f"{type(self).__name__[1:]}({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
@@ -125,8 +127,7 @@ class MixtureSameFamilyConstraint(Constraint):
         if value.dim() < self.event_dim:
             raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
         result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
-        keep = value.dim() - self.event_dim
-        return result.reshape(*result.shape[:keep], -1).all(-1)
+        return result.flatten(value.dim() - self.event_dim).all(-1)
 
     def __repr__(self):
         return f"{type(self).__name__}({self.base_constraint!r})"
@@ -261,7 +262,7 @@ class _Multinomial(Constraint):
 
 
 def _all_last2(t):
-    return t.reshape(*t.shape[:-2], -1).all(-1)
+    return t.flatten(-2).all(-1)
 
 
 class _LowerTriangular(Constraint):

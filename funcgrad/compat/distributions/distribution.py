@@ -230,7 +230,10 @@ class _Simple(Distribution):
     """Shared plumbing: parameters broadcast together and stored as attributes."""
 
     def _setup(self, names, values, validate_args=None, event_shape=Size()):
-        vals, shape = _broadcast(*values)
+        from .utils import broadcast_all  # noqa: PLC0415
+
+        vals = broadcast_all(*values)
+        shape = vals[0].shape
         for n, v in zip(names, vals):
             setattr(self, n, v)
         Distribution.__init__(self, shape, event_shape, validate_args=validate_args)

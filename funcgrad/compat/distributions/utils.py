@@ -27,9 +27,12 @@ def broadcast_all(*values):
         raise ValueError("Input arguments must all be instances of Number, torch.Tensor or objects implementing "
                          "__torch_function__.")
     like = next((v for v in values if isinstance(v, Tensor)), None)
-    opts = {} if like is None else {"dtype": like.dtype, "device": like.device}
-    if like is not None and not like.is_floating_point() and any(isinstance(v, float) for v in values):
-        opts = {"device": like.device}
+    if like is None:
+        from ..dtypes import get_default_dtype  # noqa: PLC0415
+
+        opts = {"dtype": get_default_dtype()}
+    else:
+        opts = {"dtype": like.dtype, "device": like.device}
     vals = [v if isinstance(v, Tensor) else _c.tensor(v, **opts) for v in values]
     from ..ops_shape_extra import broadcast_tensors  # noqa: PLC0415
 
@@ -40,7 +43,7 @@ def _sum_rightmost(value, dim):
     """Sum the ``dim`` rightmost dimensions of ``value``."""
     if dim == 0:
         return value
-    return value.reshape(*value.shape[:value.dim() - dim], -1).sum(-1)
+    return value.flatten(value.dim() - dim).sum(-1)
 
 
 def _finfo(dtype):
