@@ -123,7 +123,7 @@ def test_expand_sample_n_perplexity_and_means():
         assert d.sample_n(5).shape == (5, 2)
     np.testing.assert_allclose(d.perplexity().numpy(), np.exp(d.entropy().numpy()))
     with pytest.raises(NotImplementedError, match="does not implement mean"):
-        D.LKJCholesky(3).mean
+        _ = D.LKJCholesky(3).mean
     ind = D.Independent(D.Normal(t64(np.zeros((4, 2))), t64(1.0)), 1).expand((5, 4))
     assert ind.batch_shape == (5, 4) and ind.event_shape == (2,) and ind.log_prob(t64(np.zeros(2))).shape == (5, 4)
     assert repr(D.Independent(D.Normal(t64(np.zeros(2)), t64(1.0)), 1)) == \

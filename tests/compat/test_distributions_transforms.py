@@ -190,7 +190,7 @@ def test_utils_tril_vec_maps():
         D.utils.vec_to_tril_matrix(t64([1.0, 2.0]))
     with pytest.raises(ValueError, match=r"diag \(3\) provided is outside \[-2, 1\]"):
         D.utils.tril_matrix_to_vec(m, diag=3)
-    a, b = D.utils.broadcast_all(t64([1.0, 2.0]), 3.0)
+    _, b = D.utils.broadcast_all(t64([1.0, 2.0]), 3.0)
     assert b.dtype == torch.float64 and b.tolist() == [3.0, 3.0]
     with pytest.raises(ValueError, match="Input arguments must all be instances of Number"):
         D.utils.broadcast_all(t64(1.0), "x")

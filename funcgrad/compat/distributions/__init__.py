@@ -17,26 +17,67 @@ family module that holds the class.
 
 import sys as _sys
 
-from . import constraints, kl, transforms, utils  # noqa: F401
-from . import constraint_registry, distribution, exp_family, transformed_distribution  # noqa: F401
+from . import (  # noqa: F401  # noqa: F401
+    constraint_registry,
+    constraints,
+    distribution,
+    exp_family,
+    kl,
+    transformed_distribution,
+    transforms,
+    utils,
+)
 from .constraint_registry import biject_to, transform_to  # noqa: F401
 from .continuous import (  # noqa: F401
-    Beta, Cauchy, Chi2, Exponential, Gamma, Gumbel, HalfNormal, Laplace, LogNormal, Normal, StudentT, Uniform,
+    Beta,
+    Cauchy,
+    Chi2,
+    Exponential,
+    Gamma,
+    Gumbel,
+    HalfNormal,
+    Laplace,
+    LogNormal,
+    Normal,
+    StudentT,
+    Uniform,
 )
-from .continuous_bounded import ContinuousBernoulli, Kumaraswamy, LogisticNormal, VonMises  # noqa: F401
+from .continuous_bounded import (  # noqa: F401
+    ContinuousBernoulli,
+    Kumaraswamy,
+    LogisticNormal,
+    VonMises,
+)
 from .continuous_positive import (  # noqa: F401
-    FisherSnedecor, GeneralizedPareto, HalfCauchy, InverseGamma, Pareto, Weibull,
+    FisherSnedecor,
+    GeneralizedPareto,
+    HalfCauchy,
+    InverseGamma,
+    Pareto,
+    Weibull,
 )
 from .discrete import (  # noqa: F401
-    Bernoulli, Binomial, Categorical, Geometric, Multinomial, NegativeBinomial, OneHotCategorical,
-    OneHotCategoricalStraightThrough, Poisson,
+    Bernoulli,
+    Binomial,
+    Categorical,
+    Geometric,
+    Multinomial,
+    NegativeBinomial,
+    OneHotCategorical,
+    OneHotCategoricalStraightThrough,
+    Poisson,
 )
 from .distribution import Distribution  # noqa: F401
 from .exp_family import ExponentialFamily  # noqa: F401
 from .kl import kl_divergence, register_kl  # noqa: F401
 from .matrix import LKJCholesky, Wishart  # noqa: F401
 from .mixture import MixtureSameFamily  # noqa: F401
-from .multivariate import Dirichlet, Independent, LowRankMultivariateNormal, MultivariateNormal  # noqa: F401
+from .multivariate import (  # noqa: F401
+    Dirichlet,
+    Independent,
+    LowRankMultivariateNormal,
+    MultivariateNormal,
+)
 from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical  # noqa: F401
 from .transformed_distribution import TransformedDistribution  # noqa: F401
 from .transforms import *  # noqa: F401,F403

@@ -16,7 +16,14 @@ from .distribution import Distribution, _draw, _host
 from .exp_family import ExponentialFamily
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform, StickBreakingTransform
-from .utils import broadcast_all, clamp_probs, euler_constant, lazy_property, logits_to_probs, probs_to_logits
+from .utils import (
+    broadcast_all,
+    clamp_probs,
+    euler_constant,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
+)
 
 __all__ = ["ContinuousBernoulli", "Kumaraswamy", "LogisticNormal", "VonMises"]
 

@@ -15,14 +15,37 @@ from functools import total_ordering
 import numpy as np
 
 from ..nn.functional import softplus as _softplus
-from .continuous import Beta, Cauchy, Exponential, Gamma, Gumbel, HalfNormal, Laplace, LogNormal, Normal, Uniform
+from .continuous import (
+    Beta,
+    Cauchy,
+    Exponential,
+    Gamma,
+    Gumbel,
+    HalfNormal,
+    Laplace,
+    LogNormal,
+    Normal,
+    Uniform,
+)
 from .continuous_bounded import ContinuousBernoulli
 from .continuous_positive import Pareto
-from .discrete import Bernoulli, Binomial, Categorical, Geometric, OneHotCategorical, Poisson
+from .discrete import (
+    Bernoulli,
+    Binomial,
+    Categorical,
+    Geometric,
+    OneHotCategorical,
+    Poisson,
+)
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .multivariate import (
-    Dirichlet, Independent, LowRankMultivariateNormal, MultivariateNormal, _batch_mahalanobis, _solve_tril,
+    Dirichlet,
+    Independent,
+    LowRankMultivariateNormal,
+    MultivariateNormal,
+    _batch_mahalanobis,
+    _solve_tril,
 )
 from .transformed_distribution import TransformedDistribution
 from .utils import _diag_embed, _sum_rightmost, euler_constant

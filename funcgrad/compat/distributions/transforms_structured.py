@@ -8,8 +8,16 @@ import math
 
 from .. import creation as _c
 from . import constraints
-from .transforms import Transform, _clipped_sigmoid, _softplus
-from .utils import _diag_embed, _finfo, _sum_rightmost, lazy_property, tril_matrix_to_vec, vec_to_tril_matrix
+from .transforms import Transform
+from .transforms_elementwise import _clipped_sigmoid, _softplus
+from .utils import (
+    _diag_embed,
+    _finfo,
+    _sum_rightmost,
+    lazy_property,
+    tril_matrix_to_vec,
+    vec_to_tril_matrix,
+)
 
 __all__ = ["CatTransform", "CorrCholeskyTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
            "SoftmaxTransform", "StackTransform", "StickBreakingTransform"]
