@@ -165,3 +165,24 @@ def test_no_warnings_for_ordinary_use():
         warnings.simplefilter("error", UserWarning)
         D.Normal(t64(0.0), t64(1.0)).log_prob(t64(0.5))
         D.Categorical(logits=t64([0.0, 1.0])).sample((3,))
+
+
+@pytest.mark.parametrize("make", [
+    lambda a, b: D.Gamma(a, b), lambda a, b: D.Weibull(a, b), lambda a, b: D.Kumaraswamy(a, b),
+    lambda a, b: D.FisherSnedecor(a, b), lambda a, b: D.InverseGamma(a, b), lambda a, b: D.Pareto(a, b),
+])
+def test_float32_and_non_contiguous_parameters(make):
+    base = np.array([[0.5, 1.5, 2.5], [3.0, 1.0, 0.7]], dtype=np.float32)
+    a = torch.tensor(base).t()  # a non-contiguous (3, 2) view
+    b = torch.tensor(base[::-1].copy()).t()
+    assert not a.is_contiguous()
+    d = make(a, b)
+    ref = make(a.contiguous(), b.contiguous())
+    torch.manual_seed(0)
+    s = d.sample((4,))
+    assert s.dtype == torch.float32 and s.shape == (4, 3, 2)
+    x = ref.sample()
+    np.testing.assert_allclose(d.log_prob(x).numpy(), ref.log_prob(x).numpy(), rtol=1e-6)
+    assert d.log_prob(x).dtype == torch.float32
+    assert make(a[0, 0], b[0, 0]).sample().shape == ()  # 0-d parameters
+    assert make(a[:0], b[:0]).sample((2,)).shape == (2, 0, 2)  # empty batch
