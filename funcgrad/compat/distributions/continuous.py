@@ -1,5 +1,6 @@
 """Univariate continuous distributions: Normal, Uniform, Exponential, Laplace, Cauchy, Gumbel,
-HalfNormal, LogNormal, Gamma, Chi2, Beta, StudentT.  ``rsample`` is differentiable: a location-scale
+HalfNormal, LogNormal (the last three TransformedDistributions, as PyTorch's), Gamma, Chi2, Beta,
+StudentT.  ``rsample`` is differentiable: a location-scale
 transform of uniform/normal noise, or (Gamma and what is built on it: Chi2, Beta, StudentT) the
 implicit reparameterization of gamma_sampling.standard_gamma."""
 
@@ -13,12 +14,20 @@ from . import constraints
 from .distribution import _finfo, _Simple, _t
 from .exp_family import ExponentialFamily
 from .gamma_sampling import standard_gamma
-from .utils import euler_constant
+from .transformed_distribution import TransformedDistribution
+from .transforms import AbsTransform, AffineTransform, ExpTransform
+from .utils import broadcast_all, euler_constant
 
 __all__ = ["Normal", "Uniform", "Exponential", "Laplace", "Cauchy", "Gumbel", "HalfNormal", "LogNormal", "Gamma", "Chi2",
            "Beta", "StudentT"]
 
 _LOC_SCALE = {"loc": constraints.real, "scale": constraints.positive}
+
+
+def _where(cond, a, b):
+    from ..ops_elementwise import where  # noqa: PLC0415
+
+    return where(cond, a, b)
 
 
 def _lgamma(x):
@@ -204,98 +213,87 @@ class Cauchy(_Simple):
         return math.log(4 * math.pi) + self.scale.log()
 
 
-class Gumbel(_Simple):
+class Gumbel(TransformedDistribution):
+    """-log(-log U) scaled and shifted: a TransformedDistribution of a uniform, as PyTorch's."""
+
     arg_constraints = _LOC_SCALE
     support = constraints.real
-    has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
-        self._setup(("loc", "scale"), (loc, scale), validate_args)
+        self.loc, self.scale = broadcast_all(loc, scale)
+        fi = _finfo(self.loc)
+        base = Uniform(self.loc.new_full(tuple(self.loc.shape), fi.tiny),
+                       self.loc.new_full(tuple(self.loc.shape), 1 - fi.eps), validate_args=validate_args)
+        transforms = [ExpTransform().inv, AffineTransform(loc=0, scale=-self.scale.new_ones(tuple(self.scale.shape))),
+                      ExpTransform().inv, AffineTransform(loc=loc, scale=-self.scale)]
+        super().__init__(base, transforms, validate_args=validate_args)
+
+    def log_prob(self, value):  # explicit, for precision
+        if self._validate_args:
+            self._validate_sample(value)
+        y = (self.loc - value) / self.scale
+        return (y - y.exp()) - self.scale.log()
 
     mean = property(lambda self: self.loc + self.scale * euler_constant)
     mode = property(lambda self: self.loc)
     stddev = property(lambda self: (math.pi / math.sqrt(6)) * self.scale)
-    variance = property(lambda self: (math.pi ** 2 / 6) * self.scale ** 2)
-
-    def rsample(self, sample_shape=Size()):
-        fi = _finfo(self.loc)
-        u = _noise(self, self.loc, sample_shape).clamp(fi.tiny, 1 - fi.eps)
-        return self.icdf(u)
-
-    def log_prob(self, value):
-        z = (self._value(value) - self.loc) / self.scale
-        return -(self.scale.log() + z + (-z).exp())
-
-    def cdf(self, value):
-        return (-(-(self._value(value) - self.loc) / self.scale).exp()).exp()
-
-    def icdf(self, value):
-        return self.loc - self.scale * (-value.log()).log()
+    variance = property(lambda self: self.stddev ** 2)
 
     def entropy(self):
         return self.scale.log() + (1 + euler_constant)
 
 
-class HalfNormal(_Simple):
+class HalfNormal(TransformedDistribution):
+    """|X| for X ~ Normal(0, scale)."""
+
     arg_constraints = {"scale": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
 
     def __init__(self, scale, validate_args=None):
-        self._setup(("scale",), (scale,), validate_args)
+        super().__init__(Normal(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
 
+    scale = property(lambda self: self.base_dist.scale)
     mean = property(lambda self: self.scale * math.sqrt(2 / math.pi))
     mode = property(lambda self: self.scale * 0.0)
     variance = property(lambda self: self.scale ** 2 * (1 - 2 / math.pi))
 
-    def rsample(self, sample_shape=Size()):
-        return (_noise(self, self.scale, sample_shape, "randn") * self.scale).abs()
-
     def log_prob(self, value):
-        value = self._value(value)
-        lp = -(value ** 2) / (2 * self.scale ** 2) - self.scale.log() + 0.5 * math.log(2 / math.pi)
-        return lp.masked_fill(value < 0, -math.inf)
+        if self._validate_args:
+            self._validate_sample(value)
+        value = _t(value, self.scale)
+        return _where(value >= 0, self.base_dist.log_prob(value) + math.log(2), -math.inf)
 
     def cdf(self, value):
-        return (self._value(value) / (self.scale * math.sqrt(2))).erf()
+        if self._validate_args:
+            self._validate_sample(value)
+        return 2 * self.base_dist.cdf(value) - 1
 
     def icdf(self, prob):
-        return self.scale * prob.erfinv() * math.sqrt(2)
+        return self.base_dist.icdf((prob + 1) / 2)
 
     def entropy(self):
-        return 0.5 * math.log(math.pi * math.e / 2) + self.scale.log()
+        return self.base_dist.entropy() - math.log(2)
 
 
-class LogNormal(_Simple):
+class LogNormal(TransformedDistribution):
+    """exp(X) for X ~ Normal(loc, scale)."""
+
     arg_constraints = _LOC_SCALE
     support = constraints.positive
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
-        self._setup(("loc", "scale"), (loc, scale), validate_args)
+        super().__init__(Normal(loc, scale, validate_args=validate_args), ExpTransform(), validate_args=validate_args)
 
+    loc = property(lambda self: self.base_dist.loc)
+    scale = property(lambda self: self.base_dist.scale)
     mean = property(lambda self: (self.loc + self.scale ** 2 / 2).exp())
     mode = property(lambda self: (self.loc - self.scale ** 2).exp())
     variance = property(lambda self: (self.scale ** 2).expm1() * (2 * self.loc + self.scale ** 2).exp())
 
-    def _normal(self):
-        return Normal(self.loc, self.scale, validate_args=False)
-
-    def rsample(self, sample_shape=Size()):
-        return self._normal().rsample(sample_shape).exp()
-
-    def log_prob(self, value):
-        value = self._value(value)
-        return self._normal().log_prob(value.log()) - value.log()
-
-    def cdf(self, value):
-        return self._normal().cdf(self._value(value).log())
-
-    def icdf(self, value):
-        return self._normal().icdf(value).exp()
-
     def entropy(self):
-        return self._normal().entropy() + self.loc
+        return self.base_dist.entropy() + self.loc
 
 
 class Gamma(_Simple, ExponentialFamily):

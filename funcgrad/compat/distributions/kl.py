@@ -309,7 +309,6 @@ def _kl_mvn_mvn(p, q):
     return half_term1 + 0.5 * (term2 + term3 - n)
 
 
-@register_kl(LogNormal, LogNormal)  # KL is invariant under the shared exp: that of the underlying normals
 @register_kl(Normal, Normal)
 def _kl_normal_normal(p, q):
     var_ratio = (p.scale / q.scale) ** 2
