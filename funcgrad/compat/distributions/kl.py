@@ -23,7 +23,6 @@ from .continuous import (
     Gumbel,
     HalfNormal,
     Laplace,
-    LogNormal,
     Normal,
     Uniform,
 )
