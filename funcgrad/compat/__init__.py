@@ -22,6 +22,7 @@ from . import ops_sequence, ops_build, ops_complex  # noqa: F401,E402
 from . import ops_math_extra, ops_shape_extra, ops_stats  # noqa: F401,E402
 from . import ops_math_more, tensor_info  # noqa: F401,E402
 from . import inplace_methods as _inplace_methods  # noqa: F401
+from . import spectral as _spectral  # noqa: F401  (stft, istft)
 from .creation import *  # noqa: F401,F403
 from .creation import LEGACY as _LEGACY
 from .creation import manual_seed as _creation_manual_seed
