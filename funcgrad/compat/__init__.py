@@ -22,6 +22,7 @@ from . import ops_sequence, ops_build, ops_complex  # noqa: F401,E402
 from . import ops_math_extra, ops_shape_extra, ops_stats  # noqa: F401,E402
 from . import ops_math_more, tensor_info  # noqa: F401,E402
 from . import inplace_methods as _inplace_methods  # noqa: F401
+from . import spectral as _spectral  # noqa: F401  (stft, istft)
 from .creation import *  # noqa: F401,F403
 from .creation import LEGACY as _LEGACY
 from .creation import manual_seed as _creation_manual_seed
@@ -53,6 +54,8 @@ from .func import vmap  # noqa: E402,F401
 from .amp import GradScaler  # noqa: E402,F401
 from . import amp, multiprocessing, random, testing  # noqa: E402,F401
 from . import accelerator  # noqa: E402,F401
+from .memory_format import (  # noqa: E402,F401
+    channels_last, channels_last_3d, contiguous_format, legacy_contiguous_format, memory_format, preserve_format)
 from .amp import (  # noqa: E402,F401
     autocast, clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype,
     is_autocast_available, is_autocast_cache_enabled, is_autocast_cpu_enabled, is_autocast_enabled,
@@ -95,7 +98,8 @@ pi = _math.pi
 e = _math.e
 inf = _math.inf
 nan = _math.nan
-strided = "torch.strided"
+from .layouts import layout, strided  # noqa: E402
+Tensor.layout = property(lambda self: strided)
 __version__ = version.__version__
 
 

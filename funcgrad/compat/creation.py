@@ -313,7 +313,14 @@ def ones(*dims, size=None, out=None, dtype=None, layout=None, device=None, requi
 @_allocates
 def empty(*dims, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
           memory_format=None):
-    return _finish(_alloc("empty", _sizes("empty", dims, size), _dt(dtype), device), None, device, requires_grad)
+    r = _finish(_alloc("empty", _sizes("empty", dims, size), _dt(dtype), device), None, device, requires_grad)
+    if memory_format is not None:
+        from .memory_format import check_format, preserve_format, relayout  # noqa: PLC0415
+
+        if check_format(memory_format, "empty") is preserve_format:
+            raise RuntimeError("unsupported memory format Preserve")
+        r._value = relayout(r._value, memory_format)
+    return r
 
 
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -458,43 +465,54 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     return _finish(buf, None, device, requires_grad)
 
 
-def _like(fn, t, dtype, device, requires_grad, *args, **kw):
+def _like(fn, t, dtype, device, requires_grad, *args, memory_format=None, **kw):
     if not isinstance(t, Tensor):
         raise TypeError(f"{fn.__name__}_like(): argument 'input' (position 1) must be Tensor, not {type(t).__name__}")
     dtype = t.dtype if dtype is None else dtype
     device = t.device if device is None else device
-    return fn(*args, tuple(t.shape), dtype=dtype, device=device, requires_grad=requires_grad, **kw)
+    return _laid_like(fn(*args, tuple(t.shape), dtype=dtype, device=device, requires_grad=requires_grad, **kw),
+                      t, memory_format)
+
+
+def _laid_like(r, t, memory_format):
+    """``r`` (fresh, C-ordered) in ``memory_format``; preserve_format (the default) takes ``t``'s layout."""
+    from .memory_format import laid_out_like  # noqa: PLC0415
+
+    r._value = laid_out_like(r._value, t._value, memory_format)
+    return r
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    return _like(zeros, input, dtype, device, requires_grad)
+    return _like(zeros, input, dtype, device, requires_grad, memory_format=memory_format)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    return _like(ones, input, dtype, device, requires_grad)
+    return _like(ones, input, dtype, device, requires_grad, memory_format=memory_format)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    return _like(empty, input, dtype, device, requires_grad)
+    return _like(empty, input, dtype, device, requires_grad, memory_format=memory_format)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     dtype = input.dtype if dtype is None else dtype
-    return full(tuple(input.shape), fill_value, dtype=dtype, device=device or input.device, requires_grad=requires_grad)
+    return _laid_like(full(tuple(input.shape), fill_value, dtype=dtype, device=device or input.device,
+                           requires_grad=requires_grad), input, memory_format)
 
 
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    return _like(rand, input, dtype, device, requires_grad)
+    return _like(rand, input, dtype, device, requires_grad, memory_format=memory_format)
 
 
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    return _like(randn, input, dtype, device, requires_grad)
+    return _like(randn, input, dtype, device, requires_grad, memory_format=memory_format)
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     if high is None:
         low, high = 0, low
-    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device)
+    return _laid_like(randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device),
+                      input, memory_format)
 
 
 def legacy_new(dtype, args, device=None):

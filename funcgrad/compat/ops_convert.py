@@ -50,6 +50,12 @@ def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, mem
         r = _to_device(r, device)
     if dtype is not None:
         r = _convert(r, dtype)
+    if memory_format is not None:
+        from .memory_format import contiguous_as, preserve_format  # noqa: PLC0415
+
+        if memory_format is not preserve_format:
+            r2 = contiguous_as(r, memory_format, "to")
+            r = r2 if r2 is r else name_grad(r2, "ToCopyBackward0")
     if copy and r is self:
         from .ops_shape import clone  # noqa: PLC0415
 

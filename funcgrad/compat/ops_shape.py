@@ -262,19 +262,26 @@ def unfold(self, dimension, size, step):
 @method("contiguous")
 def contiguous(self, memory_format=None):
     flags = getattr(self._value, "flags", None)  # a transformation's tracer (torch.func, compile) has no layout
-    if flags is None or flags.c_contiguous:
+    if flags is None or (memory_format is None and flags.c_contiguous):
         return self
-    return name_grad(clone(self), "CloneBackward0")
+    from .memory_format import contiguous_as, contiguous_format  # noqa: PLC0415
+
+    return contiguous_as(self, contiguous_format if memory_format is None else memory_format)
 
 
 @op("clone")
 def clone(input, *, memory_format=None):
+    """A copy in ``memory_format``: preserve_format (the default) keeps a dense tensor's strides."""
+    from .memory_format import check_format, copy_as  # noqa: PLC0415
+
+    if memory_format is not None:
+        check_format(memory_format, "clone")
     if input.requires_grad:
         r = apply(convert_p, input, dtype=buf_of(input).dtype)  # a copy (results own their storage)
-        if not r._value.flags.c_contiguous:
-            r._value = r._value.copy(order="C")
+        if memory_format is not None or not input._value.flags.c_contiguous:
+            r._value = copy_as(input._value, memory_format)
         return name_grad(r, "CloneBackward0")
-    return wrap(input._value.copy(order="C"))
+    return wrap(copy_as(input._value, memory_format))
 
 
 @method("repeat")

@@ -65,3 +65,30 @@ from . import variable  # noqa: E402,F401
 def is_tensor_like(inp):
     """True for a Tensor or an object whose type defines ``__torch_function__``."""
     return isinstance(inp, Tensor) or hasattr(type(inp), "__torch_function__")
+from . import forward_ad  # noqa: E402,F401
+
+_MULTITHREADING = [True]
+
+
+def is_multithreading_enabled():
+    """Whether backward may use one worker thread per device (PyTorch's flag; CPU backward runs on the
+    calling thread either way, and compat's engine always does)."""
+    return _MULTITHREADING[0]
+
+
+class set_multithreading_enabled:
+    """``set_multithreading_enabled(mode)``: sets the flag now; as a context manager, restores it on exit."""
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_multithreading_enabled(): argument 'mode' must be bool, not {type(mode).__name__}")
+        self.prev, _MULTITHREADING[0] = _MULTITHREADING[0], mode
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        _MULTITHREADING[0] = self.prev
+
+    def clone(self):
+        return type(self)(_MULTITHREADING[0])

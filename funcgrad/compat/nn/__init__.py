@@ -25,3 +25,4 @@ from .parameter import Parameter  # noqa: F401
 from .padding import *  # noqa: F401,F403
 from .ctc import CTCLoss  # noqa: F401
 from .unpool import *  # noqa: F401,F403
+from .lazy import *  # noqa: F401,F403

@@ -12,6 +12,7 @@ from . import init
 from ._construction import _factory, _fan_in_uniform_
 from .module import Module
 from .parameter import Parameter
+from .lazy import LazyModuleMixin, UninitializedParameter
 
 __all__ = ["Identity", "Linear", "Bilinear", "UninitializedParameter", "LazyLinear"]
 # the torch.nn.functional names defined here
@@ -80,17 +81,7 @@ class Bilinear(Module):
                 f"out_features={self.out_features}, bias={self.bias is not None}")
 
 
-class UninitializedParameter(Parameter):
-    """A placeholder parameter of a lazy module (shape ``(0,)``) until its first forward gives the shape.
-
-    Simplified from PyTorch: it is an ordinary empty Parameter (no operations raise on it); the lazy module
-    replaces it with a real ``Parameter`` on the first call, so build optimizers after one forward pass.
-    """
-
-    cls_to_become = Parameter
-
-
-class LazyLinear(Linear):
+class LazyLinear(LazyModuleMixin, Linear):
     """``Linear`` whose ``in_features`` is read from the first input (``input.shape[-1]``); it then becomes a
     ``Linear`` (its class changes, as PyTorch's ``cls_to_become``)."""
 
@@ -98,43 +89,30 @@ class LazyLinear(Linear):
 
     def __init__(self, out_features, bias=True, device=None, dtype=None):
         Module.__init__(self)
-        self._factory = _factory(device, dtype)
         self.in_features, self.out_features = 0, out_features
-        self.weight = UninitializedParameter()
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
         if bias:
-            self.bias = UninitializedParameter()
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
         else:
             self.register_parameter("bias", None)
 
     def reset_parameters(self):
-        if self.in_features:
+        if not self.has_uninitialized_params() and self.in_features != 0:
             Linear.reset_parameters(self)
 
-    def has_uninitialized_params(self):
-        return isinstance(self.weight, UninitializedParameter)
+    def _sizes_from_parameters(self):
+        self.in_features = self.weight._value.shape[1]
 
-    def initialize_parameters(self, input):
+    def initialize_parameters(self, input, *args, **kwargs):
         if not self.has_uninitialized_params():
             return
         if input.dim() < 1:
             raise RuntimeError("LazyLinear: the input needs at least one dimension to infer in_features")
         self.in_features = int(input.shape[-1])
-        fk = self._factory
-        self.weight = Parameter(_c.empty((self.out_features, self.in_features), **fk))
+        self.weight.materialize((self.out_features, self.in_features))
         if self.bias is not None:
-            self.bias = Parameter(_c.empty(self.out_features, **fk))
-        Linear.reset_parameters(self)
-        del self._factory
-        self.__class__ = self.cls_to_become
-
-    def forward(self, input):
-        self.initialize_parameters(input)
-        return Linear.forward(self, input)
-
-    def __call__(self, *args, **kwargs):
-        if self.has_uninitialized_params() and args:
-            self.initialize_parameters(args[0])
-        return Module.__call__(self, *args, **kwargs)
+            self.bias.materialize((self.out_features,))
+        self.reset_parameters()
 
 
 def bilinear(input1, input2, weight, bias=None):

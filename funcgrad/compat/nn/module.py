@@ -284,7 +284,7 @@ class Module:
         """``to(device)``, ``to(dtype)``, ``to(tensor)``, ``to(device, dtype)``; only floating tensors change dtype."""
         device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
         kwargs.pop("non_blocking", None)
-        kwargs.pop("memory_format", None)
+        memory_format = kwargs.pop("memory_format", None)
         if kwargs:
             raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
         from ..dtypes import dtype as _dtype  # noqa: PLC0415
@@ -301,9 +301,10 @@ class Module:
                             f"dtype={dtype}")
 
         def convert(t):
+            fmt = memory_format if t._value.ndim in (4, 5) else None  # PyTorch re-lays out 4-d and 5-d tensors only
             if t.is_floating_point() or t.is_complex():
-                return t.to(device=device, dtype=dtype)
-            return t.to(device=device) if device is not None else t
+                return t.to(device=device, dtype=dtype, memory_format=fmt)
+            return t.to(device=device, memory_format=fmt) if device is not None or fmt is not None else t
 
         return self._apply(convert)
 
@@ -446,6 +447,9 @@ class Module:
         mismatches always raise.  Returns ``(missing_keys, unexpected_keys)``."""
         if not isinstance(state_dict, dict):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        from .lazy import materialize_for_load  # noqa: PLC0415
+
+        materialize_for_load(self, state_dict)  # lazy modules take their shapes from the state_dict
         missing, errors, expected = [], [], set()
         for prefix_name, m in self.named_modules(remove_duplicate=False):
             prefix = prefix_name + "." if prefix_name else ""

@@ -24,8 +24,7 @@ from ..tensor import Size, Tensor
 
 __all__ = ["SparseTensor", "sparse_coo", "sparse_csr", "SUPPORTED"]
 
-sparse_coo = "torch.sparse_coo"
-sparse_csr = "torch.sparse_csr"
+from ..layouts import sparse_coo, sparse_csr  # noqa: E402
 
 SUPPORTED = ("to_dense, indices/values (coalesced), _indices/_values, coalesce, is_coalesced, t/transpose, "
              "crow_indices/col_indices (CSR), torch.sparse.mm/torch.spmm/torch.mm/matmul/@ with a dense matrix, "
