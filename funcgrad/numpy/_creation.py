@@ -15,6 +15,7 @@ import numpy as np
 from .. import backend
 from ..core import Array, Tracer
 from ..primitives import creation as _cp
+from ..primitives.shape import stack_sequence
 from ._util import as_array
 from ._validate import fill_scalar, order_code, shape_tuple
 
@@ -34,9 +35,7 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None):
         return a
     if isinstance(a, (list, tuple)) and any(isinstance(v, Tracer) or (isinstance(v, Array) and v.device.kind != "cpu")
                                             for v in _flat(a)):
-        from ._shape import stack  # noqa: PLC0415
-
-        out = stack([asarray(v) for v in a])
+        out = stack_sequence(a)
         return out if dtype is None else asarray(out, dtype)
     return Array(a, dtype=dtype, device=device)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..primitives import elementwise as _ew
-from ..transforms.api import stop_gradient
+from ..primitives.stop_gradient import stop_gradient
 from ..backend import kind_of
 from ._util import dtype_of, no_out, operand
 from ._validate import python_int

@@ -13,7 +13,7 @@ import numpy as np
 from ...numpy import _elementwise as _ew
 from ...numpy import _math
 from ...numpy import _reductions as _red
-from ...transforms.api import stop_gradient
+from ...primitives.stop_gradient import stop_gradient
 from .. import special as _sp
 from .. import _special_prims as _px
 from ._common import LOG_2PI, Distribution, args, entropy_of, quantile, safe, select, standardize, valid_scale
