@@ -375,6 +375,10 @@ def register_sequence_stacker(stack):
     _SEQUENCE_STACKER[:] = [stack]
 
 
+def _holds_tracers(seq):
+    return any(_holds_tracers(v) if isinstance(v, (list, tuple)) else isinstance(v, Tracer) for v in seq)
+
+
 def _stack_sequence(seq):
     if not _SEQUENCE_STACKER:
         raise RuntimeError("funcgrad.primitives, which stacks lists of traced values, has not been imported")
@@ -395,7 +399,7 @@ def _bind_slow(prim, args, params):
         elif isinstance(a, np.generic):
             backend.backend_of(a)  # registers the scalar type
         elif isinstance(a, (np.ndarray, list, tuple)) or hasattr(a, "__array__"):
-            if isinstance(a, (list, tuple)) and any(isinstance(v, Tracer) for v in a):
+            if isinstance(a, (list, tuple)) and _holds_tracers(a):
                 a = _stack_sequence(a)
             else:
                 host = np.asarray(a)
