@@ -30,6 +30,7 @@ import numpy as np
 from . import fusion
 from .graph import Eqn, Var
 from ..backend import is_float_dtype
+from .. import backend
 
 __all__ = ["optimize", "generate"]
 
@@ -283,8 +284,6 @@ def _literal(value, like):
 def _buffer_types(eqns, invars, in_types, const_env):
     """Per equation, the buffer type (array library) its inputs live in: the inputs' type, the constants'
     type, or for a transfer, the destination's."""
-    from .. import backend  # noqa: PLC0415
-
     types = {id(v): t for v, t in zip(invars, in_types)}
     out = []
     for e in eqns:

@@ -44,8 +44,8 @@ def test_matmul_refuses_0d_operands_and_foreign_types():
 
 
 def test_comparison_with_none_is_elementwise():
-    np.testing.assert_array_equal(np.asarray(fnp.ones(2) == None), [False, False])  # noqa: E711
-    np.testing.assert_array_equal(np.asarray(fnp.ones(2) != None), [True, True])  # noqa: E711
+    np.testing.assert_array_equal(np.asarray(fnp.ones(2) == None), [False, False])
+    np.testing.assert_array_equal(np.asarray(fnp.ones(2) != None), [True, True])
 
 
 def test_astype_keeps_float_derivatives_and_cuts_integer_ones():
