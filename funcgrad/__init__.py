@@ -22,6 +22,7 @@ from .transforms import (
 )
 from . import sparse  # noqa: E402,F401  (funcgrad.sparse: BCOO sparse arrays, docs/sparse.md)
 from . import lax  # noqa: E402,F401  (funcgrad.lax: cond, switch, while_loop, fori_loop, scan, map)
+from . import backend as _backend
 
 __version__ = "0.1.0"
 
@@ -44,8 +45,6 @@ def device_put(x, device=None):
 
     Differentiable: gradients flow back to the source device.
     """
-    from . import backend as _backend  # noqa: PLC0415
-
     dev = _backend.get_device(device)
     _backend.get_backend(dev)  # a clear error now if the device is unavailable
 

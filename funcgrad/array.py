@@ -13,6 +13,7 @@ import numpy as np
 
 from . import backend
 from .backend import namespace_of
+from .errors import ConcretizationTypeError
 
 __all__ = [
     "Array", "ShapedArray", "Tracer", "ArrayTracer", "PrimalTracer", "InspectingTracer", "asarray", "is_array",
@@ -20,14 +21,16 @@ __all__ = [
 ]
 
 
-class ConcretizationTypeError(TypeError):
-    """A value traced by a transformation was converted to a Python value (``float(x)``,
-    ``int(x)``, ``bool(x)``, ``x.item()``, ``x.tolist()``, use as an index).
 
-    The transformation cannot see a Python number, so computing with it would silently
-    drop the value's derivative (or, under vmap, its batch).  JAX raises its
-    ``ConcretizationTypeError`` in the same places.
-    """
+
+# Array's array API namespace (what ``__array_namespace__`` returns): funcgrad.numpy, which sits
+# layers above this module, registers itself when it is imported.
+_ARRAY_NAMESPACE = []
+
+
+def set_array_namespace(namespace):
+    """Make ``namespace`` what ``x.__array_namespace__()`` returns (called by funcgrad.numpy)."""
+    _ARRAY_NAMESPACE[:] = [namespace]
 
 
 class AvalProps:
@@ -177,9 +180,9 @@ class Array:
         return buf.__dlpack_device__()
 
     def __array_namespace__(self, api_version=None):
-        from . import numpy as fnp  # noqa: PLC0415 - funcgrad.numpy imports core
-
-        return fnp
+        if not _ARRAY_NAMESPACE:
+            raise RuntimeError("Array's array API namespace, funcgrad.numpy, has not been imported")
+        return _ARRAY_NAMESPACE[0]
 
     def _scalar(self, kind):
         if self.size != 1:

@@ -17,6 +17,7 @@ import ml_dtypes
 import numpy as np
 
 from . import _standin
+from .errors import DeviceMismatchError, NoDeviceImplementationError  # noqa: F401  (public here too)
 
 __all__ = [
     "Device", "Backend", "DeviceMismatchError", "devices", "get_device", "namespace_of",
@@ -25,17 +26,6 @@ __all__ = [
 ]
 
 
-class DeviceMismatchError(ValueError):
-    """Arrays on different devices were combined in one operation."""
-
-
-class NoDeviceImplementationError(NotImplementedError):
-    """A function has no implementation on the arrays' device (e.g. cupyx.scipy lacks it).
-
-    Documented and expected (docs/backends.md lists these functions): the fix is to move
-    the data to the cpu. funcgrad's pytest plugin reports a test failing with it as skipped
-    (it is never raised on the cpu, where a missing scipy is an ImportError).
-    """
 
 
 class Device:

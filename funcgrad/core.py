@@ -30,23 +30,12 @@ from .array import (  # noqa: F401  (re-exported: the core's public names)
     _TRACER_TYPES, Array, ArrayTracer, ConcretizationTypeError, ShapedArray, Tracer, asarray, is_array,
 )
 from .backend import backend_of, namespace_of  # noqa: F401  (re-exported for rule authors)
+from .errors import EscapedTracerError, MissingRuleError  # noqa: F401  (public here too)
 
 __all__ = [
     "Array", "Tracer", "ArrayTracer", "Trace", "Primitive", "bind", "Zero", "ShapedArray",
     "REGISTRY", "asarray", "is_array", "EscapedTracerError", "MissingRuleError", "ConcretizationTypeError",
 ]
-
-
-# ---------------------------------------------------------------------------
-# Errors
-# ---------------------------------------------------------------------------
-
-class EscapedTracerError(RuntimeError):
-    """A value traced by a transformation was used after that transformation ended."""
-
-
-class MissingRuleError(NotImplementedError):
-    """A primitive has no rule for the transformation being applied to it."""
 
 
 # ---------------------------------------------------------------------------
@@ -376,6 +365,26 @@ def _wrap(buf) -> Array:
     return a
 
 
+# How a list of traced values becomes one array (a stack, which the trace sees): a primitive,
+# so funcgrad.primitives registers it (register_sequence_stacker); the core sits below it.
+_SEQUENCE_STACKER = []
+
+
+def register_sequence_stacker(stack):
+    """``stack(seq)``: a nested list/tuple holding tracers -> one array (funcgrad.primitives.shape)."""
+    _SEQUENCE_STACKER[:] = [stack]
+
+
+def _holds_tracers(seq):
+    return any(_holds_tracers(v) if isinstance(v, (list, tuple)) else isinstance(v, Tracer) for v in seq)
+
+
+def _stack_sequence(seq):
+    if not _SEQUENCE_STACKER:
+        raise RuntimeError("funcgrad.primitives, which stacks lists of traced values, has not been imported")
+    return _SEQUENCE_STACKER[0](seq)
+
+
 def _bind_slow(prim, args, params):
     """Normalise unusual argument types, then bind again."""
     fixed = []
@@ -390,10 +399,8 @@ def _bind_slow(prim, args, params):
         elif isinstance(a, np.generic):
             backend.backend_of(a)  # registers the scalar type
         elif isinstance(a, (np.ndarray, list, tuple)) or hasattr(a, "__array__"):
-            if isinstance(a, (list, tuple)) and any(isinstance(v, Tracer) for v in a):
-                from .numpy import asarray as _asarray  # noqa: PLC0415
-
-                a = _asarray(a)
+            if isinstance(a, (list, tuple)) and _holds_tracers(a):
+                a = _stack_sequence(a)
             else:
                 host = np.asarray(a)
                 if host.dtype == object:

@@ -21,6 +21,7 @@ import numpy as np
 
 from . import backend
 from .core import Array, Tracer
+from . import numpy as fnp
 
 __all__ = [
     "key", "PRNGKey", "split", "fold_in", "bits", "uniform", "normal", "truncated_normal",
@@ -262,8 +263,6 @@ def permutation(k, x, axis=0) -> Array:
         if n < 0:
             raise ValueError(f"random.permutation: n must be >= 0, got {n}")
         return Array._from_buffer(_perm(kb, n))
-    from . import numpy as fnp  # noqa: PLC0415
-
     x = fnp.asarray(x)
     if x.ndim == 0:
         raise ValueError("random.permutation: x must be an int or an array with at least one axis")
@@ -304,8 +303,6 @@ def categorical(k, logits, axis=-1, shape=None) -> Array:
     ``shape`` (default: logits' shape without ``axis``) must end with that shape.
     """
     kb = _buf(k, "categorical")
-    from . import numpy as fnp  # noqa: PLC0415
-
     logits = fnp.asarray(logits)
     if isinstance(logits, Tracer):
         raise TypeError("random.categorical: logits must be concrete (wrap them in stop_gradient)")
@@ -322,8 +319,6 @@ def categorical(k, logits, axis=-1, shape=None) -> Array:
 def choice(k, a, shape=(), replace=True, p=None, axis=0) -> Array:
     """Random entries of ``a`` (or of ``range(a)`` for an int), optionally weighted by ``p``."""
     kb = _buf(k, "choice")
-    from . import numpy as fnp  # noqa: PLC0415
-
     shape = _shape(shape, "choice")
     n = int(a) if isinstance(a, (int, np.integer)) else fnp.asarray(a).shape[axis]
     m = math.prod(shape)

@@ -3,15 +3,11 @@
 import os
 import pathlib
 
+from ..errors import DatasetError  # noqa: F401  (the readers' one error type)
+
 MAX_DEPTH = 3  # FOLDER/MNIST/raw/train-images-idx3-ubyte (torchvision's layout) is depth 3
 
 
-class DatasetError(ValueError):
-    """A dataset folder or file is missing, incomplete or not in the expected format.
-
-    The message names the file and what was expected, so the command line can
-    show it as-is.
-    """
 
 
 def list_files(folder, max_depth=MAX_DEPTH):

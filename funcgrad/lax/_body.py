@@ -21,6 +21,7 @@ from .. import backend, tree
 from ..core import Array, ShapedArray, Tracer, Zero
 from ..numpy import asarray
 from ..transforms.partial_eval import split_known, trace_flat
+from ..numpy import reshape, where
 
 __all__ = ["check_unroll", "trace_flat", "derive", "aval_of", "describe", "operand", "is_float", "check_same_types", "name_of",
            "select_lanes", "split_known", "devices_of"]
@@ -49,8 +50,6 @@ def name_of(f):
 
 def select_lanes(lane_mask, new, old):
     """Per example of a batch-first value: ``new`` where ``lane_mask`` (shape (batch,)) holds, else ``old``."""
-    from ..numpy import reshape, where  # noqa: PLC0415
-
     return where(reshape(lane_mask, (lane_mask.shape[0],) + (1,) * (len(old.shape) - 1)), new, old)
 
 

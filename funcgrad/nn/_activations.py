@@ -16,7 +16,7 @@ from ..core import Array, Tracer
 from ..primitives.activations import relu as _relu
 from ..primitives.dense import dense
 from ..primitives.special import erf
-from ..transforms import stop_gradient
+from ..primitives.stop_gradient import stop_gradient
 
 __all__ = [
     "linear", "relu", "relu6", "leaky_relu", "elu", "gelu", "silu", "sigmoid", "log_sigmoid", "tanh",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import numpy as fnp
-from ..transforms import stop_gradient
+from ..primitives.stop_gradient import stop_gradient
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm"]
 

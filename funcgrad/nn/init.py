@@ -16,6 +16,7 @@ import numpy as np
 from .. import backend
 from .. import random as _random
 from ..core import Array
+from .. import numpy as fnp
 
 __all__ = [
     "calculate_gain", "fans", "uniform", "normal", "trunc_normal", "constant", "zeros", "ones",
@@ -77,8 +78,6 @@ def _device_of(key):
 
 
 def constant(shape, value, dtype=None, *, device=None):
-    from .. import numpy as fnp  # noqa: PLC0415
-
     return fnp.full(shape, value, dtype=_dt(dtype), device=device)
 
 

@@ -6,8 +6,10 @@ transformations see through it.  Names, signatures and dtype promotion follow
 numpy (float64 by default; float32 stays float32).
 """
 
+import sys as _sys
+
+from ..array import set_array_namespace as _set_array_namespace
 from ..core import Array
-from . import _array_methods  # noqa: F401  (attaches Array's operators and methods)
 from ._creation import *  # noqa: F401,F403
 from ._editing import *  # noqa: F401,F403
 from ._elementwise import *  # noqa: F401,F403
@@ -22,9 +24,7 @@ from ._rearranging import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._statistics import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
-from . import _shape_methods  # noqa: F401  (attaches argsort, take, repeat, diagonal, ...)
 from ._sorting import *  # noqa: F401,F403
-from . import _more_methods  # noqa: F401,E402  (x.prod(), x.var(), x.clip(), ...)
 from ._complex import *  # noqa: F401,F403
 from ._calculus import *  # noqa: F401,F403
 from ._float_functions import *  # noqa: F401,F403
@@ -40,7 +40,10 @@ from ._functional import *  # noqa: F401,F403
 from ._functional_updates import *  # noqa: F401,F403
 from ._array_api_names import *  # noqa: F401,F403
 from . import emath, fft, linalg, polynomial  # noqa: E402,F401  (fnp.emath, fnp.fft, fnp.linalg, ...)
+from . import _array_methods  # noqa: E402,F401  (x.sum(), x.reshape(), x.argsort(), ...: numpy's functions as methods)
 
 ndarray = Array
 
 from ._dtype_names import *  # noqa: F401,F403,E402  (numpy's dtypes, constants, dtype helpers)
+
+_set_array_namespace(_sys.modules[__name__])  # x.__array_namespace__() is this module

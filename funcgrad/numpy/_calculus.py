@@ -21,6 +21,10 @@ from ._math import clip, remainder
 from ._reductions import cumsum, sum as _sum
 from ._shape import concatenate, expand_dims, moveaxis, reshape, broadcast_to
 from ._util import as_array, dtype_of, normalize_axis
+from ._complex import imag, real
+from ._elementwise import sqrt
+from ._indexing import diagonal, take
+from ._sorting import argsort, searchsorted
 
 __all__ = ["diff", "ediff1d", "gradient", "trapezoid", "interp", "unwrap", "convolve", "correlate",
            "cov", "corrcoef"]
@@ -185,9 +189,6 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 
 def interp(x, xp, fp, left=None, right=None, period=None):
     """numpy.interp: 1-D piecewise linear interpolation (complex fp allowed)."""
-    from ._sorting import argsort, searchsorted  # noqa: PLC0415
-    from ._indexing import take  # noqa: PLC0415
-
     x, xp, fp = _inexact(as_array(x)), _inexact(as_array(xp)), as_array(fp)
     if xp.ndim != 1 or fp.ndim != 1:
         raise ValueError("object too deep for desired array" if max(xp.ndim, fp.ndim) > 1
@@ -334,9 +335,6 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     """numpy.corrcoef: Pearson correlation coefficients, clipped to [-1, 1] (real part)."""
-    from ._indexing import diagonal  # noqa: PLC0415
-    from ._elementwise import sqrt  # noqa: PLC0415
-
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim == 0:
         return c / c
@@ -344,7 +342,5 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     std = sqrt(d.real if dtype_of(d).kind == "c" else d)
     c = c / expand_dims(std, 1) / expand_dims(std, 0)
     if dtype_of(c).kind == "c":
-        from ._complex import imag, real  # noqa: PLC0415
-
         return clip(real(c), -1, 1) + 1j * clip(imag(c), -1, 1)
     return clip(c, -1, 1)

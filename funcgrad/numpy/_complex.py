@@ -6,6 +6,8 @@ import numpy as np
 
 from ..primitives import complex as _cp
 from ._util import as_array
+from ..primitives.creation import zeros_like
+from ._util import no_out
 
 __all__ = ["real", "imag", "conj", "conjugate"]
 
@@ -18,15 +20,11 @@ def real(val):
 def imag(val):
     val = as_array(val)
     if np.dtype(val.dtype).kind != "c":
-        from ..primitives.creation import zeros_like  # noqa: PLC0415
-
         return zeros_like(val)
     return _cp.imag(val)
 
 
 def conj(x, /, out=None):
-    from ._util import no_out  # noqa: PLC0415
-
     no_out(out, "conj")
     x = as_array(x)
     return x if np.dtype(x.dtype).kind != "c" else _cp.conj(x)

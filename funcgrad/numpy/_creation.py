@@ -15,8 +15,13 @@ import numpy as np
 from .. import backend
 from ..core import Array, Tracer
 from ..primitives import creation as _cp
+from ..primitives.shape import stack_sequence
 from ._util import as_array
 from ._validate import fill_scalar, order_code, shape_tuple
+from ._elementwise import absolute, add, astype, multiply, power, sign, subtract
+from ._indexing import _device
+from ._math import floor, log10
+from ._shape import broadcast_to, moveaxis, reshape
 
 __all__ = [
     "array", "asarray", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
@@ -28,15 +33,11 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None):
     """Like numpy.asarray; traced values stay traced (then ``dtype`` casts them)."""
     if isinstance(a, Tracer) or (isinstance(a, Array) and device is None):
         if dtype is not None and np.dtype(dtype) != a.dtype:
-            from ._elementwise import astype  # noqa: PLC0415
-
             return astype(a, dtype)
         return a
     if isinstance(a, (list, tuple)) and any(isinstance(v, Tracer) or (isinstance(v, Array) and v.device.kind != "cpu")
                                             for v in _flat(a)):
-        from ._shape import stack  # noqa: PLC0415
-
-        out = stack([asarray(v) for v in a])
+        out = stack_sequence(a)
         return out if dtype is None else asarray(out, dtype)
     return Array(a, dtype=dtype, device=device)
 
@@ -52,8 +53,6 @@ def _flat(seq):
 def array(object, dtype=None, *, copy=True, order="K", ndmin=0, device=None):
     out = asarray(object, dtype=dtype, device=device)
     if ndmin > out.ndim:
-        from ._shape import reshape  # noqa: PLC0415
-
         out = reshape(out, (1,) * (ndmin - out.ndim) + tuple(out.shape))
     return out
 
@@ -87,8 +86,6 @@ def empty(shape, dtype=None, order="C", *, device=None):
 def full(shape, fill_value, dtype=None, order="C", *, device=None):
     """numpy.full; an array fill value is broadcast (and differentiable)."""
     if _is_array_fill(fill_value):
-        from ._shape import broadcast_to  # noqa: PLC0415
-
         v = asarray(fill_value, dtype=dtype)
         return broadcast_to(v, shape_tuple(shape, "full"))
     fill_scalar(fill_value, "full")
@@ -151,25 +148,17 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         if retstep:
             return Array(host[0], device=backend.get_device(device)), host[1]
         return Array(host, device=backend.get_device(device))
-    from ._elementwise import add, astype, multiply, subtract  # noqa: PLC0415
-    from ._math import floor  # noqa: PLC0415
-    from ._shape import moveaxis, reshape  # noqa: PLC0415
-
     start, stop = asarray(start), asarray(stop)
     dt = np.result_type(start.dtype, stop.dtype, float(num))
     start, stop = astype(start, dt), astype(stop, dt)
     delta = subtract(stop, start)
     nd = max(start.ndim, stop.ndim)
     if device is None:  # the positions live where the traced ends do
-        from ._indexing import _device  # noqa: PLC0415
-
         device = _device(start if isinstance(start, (Array, Tracer)) and start.ndim >= stop.ndim else stop)
     t = reshape(arange(0, num, dtype=dt, device=device), (-1,) + (1,) * nd)
     step = delta / div if div > 0 else np.nan
     y = add(multiply(t, step) if div > 0 else multiply(t, delta), start)
     if endpoint and num > 1:
-        from ._shape import broadcast_to  # noqa: PLC0415
-
         y = y.at[-1].set(broadcast_to(stop, tuple(y.shape[1:])))
     if axis != 0:
         y = moveaxis(y, 0, axis)
@@ -182,8 +171,6 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """numpy.logspace: base ** linspace(start, stop); differentiable in start and stop."""
-    from ._elementwise import astype, power  # noqa: PLC0415
-
     y = power(base, linspace(start, stop, num, endpoint, axis=axis))
     return y if dtype is None else astype(y, dtype)
 
@@ -191,10 +178,6 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     """numpy.geomspace: a geometric sequence (negative and complex ends as numpy); exact ends;
     differentiable in start and stop."""
-    from ._elementwise import absolute, astype, sign  # noqa: PLC0415
-    from ._math import floor, log10  # noqa: PLC0415
-    from ._shape import broadcast_to, moveaxis  # noqa: PLC0415
-
     start, stop = asarray(start), asarray(stop)
     for end in (start, stop):
         try:
@@ -243,8 +226,6 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     """numpy.meshgrid (a tuple of arrays); differentiable in the coordinate vectors."""
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
-    from ._shape import broadcast_to, reshape  # noqa: PLC0415
-
     xs = [asarray(x) for x in xi]
     n = len(xs)
     shapes = [(1,) * i + (-1,) + (1,) * (n - i - 1) for i in range(n)]

@@ -13,6 +13,9 @@ from ._elementwise import astype
 from ._indexing import take
 from ._shape import broadcast_to, concatenate, moveaxis, ravel, reshape
 from ._util import as_array, normalize_axis
+from .. import backend
+from ..primitives.creation import zeros_like
+from ._indexing import _concrete
 
 __all__ = ["append", "delete", "insert", "resize", "trim_zeros"]
 
@@ -100,8 +103,6 @@ def resize(a, new_shape):
     total = int(np.prod(shape, dtype=np.int64))
     flat = ravel(a)
     if a.size == 0 or total == 0:
-        from ..primitives.creation import zeros_like  # noqa: PLC0415
-
         return zeros_like(flat, shape=shape)
     return reshape(take(flat, np.arange(total) % a.size), shape)
 
@@ -109,9 +110,6 @@ def resize(a, new_shape):
 def trim_zeros(filt, trim="fb", axis=None):
     """numpy.trim_zeros: the slice without leading ('f') and/or trailing ('b') zeros (of every
     axis, or of ``axis``); the zeros are found on the concrete values."""
-    from ._indexing import _concrete  # noqa: PLC0415
-    from .. import backend  # noqa: PLC0415
-
     a, buf = _concrete(filt, "trim_zeros")
     trim = trim.lower()
     if trim not in {"fb", "bf", "f", "b"}:

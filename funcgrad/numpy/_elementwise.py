@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..primitives import elementwise as _ew
-from ..transforms.api import stop_gradient
+from ..primitives.stop_gradient import stop_gradient
 from ..backend import kind_of
 from ._util import dtype_of, no_out, operand
 from ._validate import python_int
+from ._indexing import nonzero
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "true_divide", "negative", "positive", "power",
@@ -94,8 +95,6 @@ def positive(x, /):
 def where(condition, x=None, y=None, /):
     """numpy.where(condition, x, y); the one-argument form is nonzero(condition)."""
     if x is None and y is None:
-        from ._indexing import nonzero  # noqa: PLC0415
-
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")

@@ -19,6 +19,11 @@ from ._complex import imag, real
 from ._elementwise import _binary, _unary, absolute, astype, isinf, isnan, logical_and, where
 from ._math import copysign, signbit, trunc
 from ._util import as_array, dtype_of, no_out, operand
+from .. import backend
+from ._elementwise import invert
+from ._indexing import _concrete
+from ._math import exp2
+from ._sorting import sort
 
 __all__ = [
     "fabs", "nan_to_num", "frexp", "ldexp", "modf", "spacing", "nextafter", "i0", "real_if_close",
@@ -37,8 +42,6 @@ bitwise_count = _unary(_bits.bitwise_count, "bitwise_count")
 
 def bitwise_invert(x, /):
     """The Array API's name for numpy.invert."""
-    from ._elementwise import invert  # noqa: PLC0415
-
     return invert(x)
 
 
@@ -88,8 +91,6 @@ def _nan_to_num_real(x, nan, posinf, neginf):
 
 def _pow2(e, dtype):
     """2.0 ** e (integer e) as two factors, so that |e| up to twice the float range stays finite."""
-    from ._math import exp2  # noqa: PLC0415
-
     half = e // 2
     return exp2(astype(half, dtype)), exp2(astype(e - half, dtype))
 
@@ -140,9 +141,6 @@ def i0(x):
 def real_if_close(a, tol=100):
     """numpy.real_if_close: the real part if every imaginary part is within ``tol`` machine
     epsilons (tol > 1) or ``tol`` (tol <= 1) of 0; otherwise ``a`` (decided on the values)."""
-    from ._indexing import _concrete  # noqa: PLC0415
-    from .. import backend  # noqa: PLC0415
-
     a = as_array(a)
     if dtype_of(a).kind != "c":
         return a
@@ -186,8 +184,6 @@ def isneginf(x, out=None):
 
 def sort_complex(a):
     """numpy.sort_complex: sorted by real part, then imaginary part; always complex."""
-    from ._sorting import sort  # noqa: PLC0415
-
     a = as_array(a)
     dt = dtype_of(a)
     if dt.kind != "c":

@@ -20,6 +20,7 @@ from ._elementwise import astype
 from ._indexing import host_values, take
 from ._shape import broadcast_to, expand_dims, moveaxis, ravel, reshape, stack
 from ._util import normalize_axis
+from ._shape import transpose
 
 __all__ = ["apply_along_axis", "apply_over_axes", "piecewise", "vectorize"]
 
@@ -37,8 +38,6 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     # numpy puts the result's dimensions where ``axis`` was
     n_res = results[0].ndim
     order = list(range(axis)) + list(range(len(outer), len(outer) + n_res)) + list(range(axis, len(outer)))
-    from ._shape import transpose  # noqa: PLC0415
-
     return transpose(res, order) if order != list(range(len(order))) else res
 
 

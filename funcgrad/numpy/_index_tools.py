@@ -11,6 +11,7 @@ from ..core import Array
 from ._indexing import _concrete, take
 from ._shape import ravel
 from ._util import as_array
+from ._util import no_out
 
 __all__ = ["compress", "extract", "ix_", "indices", "unravel_index", "ravel_multi_index",
            "diag_indices", "tril_indices", "triu_indices", "diag_indices_from", "tril_indices_from",
@@ -26,8 +27,6 @@ def _host_bool(condition, fname):
 
 def compress(condition, a, axis=None, out=None):
     """numpy.compress: the slices along ``axis`` where condition is true (a gather)."""
-    from ._util import no_out  # noqa: PLC0415
-
     no_out(out, "compress")
     a = as_array(a)
     if axis is None:

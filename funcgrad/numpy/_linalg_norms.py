@@ -19,6 +19,7 @@ from ._reductions import min as _min
 from ._reductions import sum as _sum
 from ._shape import moveaxis, reshape
 from ._util import as_array, normalize_axis
+from ._complex import conj, real
 
 __all__ = ["norm", "vector_norm", "matrix_norm"]
 
@@ -34,8 +35,6 @@ def _root(s, p):
 def _abs2(x):
     """|x|^2 elementwise (real for complex x)."""
     if np.dtype(x.dtype).kind == "c":
-        from ._complex import conj, real  # noqa: PLC0415
-
         return real(x * conj(x))
     return x * x
 

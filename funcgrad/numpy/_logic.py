@@ -6,7 +6,7 @@ import numpy as np
 
 from ..primitives import elementwise as _ew
 from ..primitives.reduce_stats import reduce_all
-from ..transforms.api import stop_gradient
+from ..primitives.stop_gradient import stop_gradient
 from ..backend import kind_of
 from ._util import as_array
 

@@ -12,6 +12,7 @@ from ..primitives import trig as _tr
 from ._elementwise import _binary, _unary, astype, maximum, minimum
 from ._validate import integer
 from ._util import as_array, dtype_of, no_out, operand
+from ._complex import imag, real
 
 __all__ = [
     "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh", "arctanh",
@@ -114,8 +115,6 @@ def angle(z, deg=False):
     arctan2(imag(z), real(z)): differentiable under the complex convention of
     funcgrad/primitives/complex.py (real inputs: derivative 0).
     """
-    from ._complex import imag, real  # noqa: PLC0415 - _complex is a sibling family
-
     z = as_array(z)
     if dtype_of(z).kind == "b":  # numpy: arctan2(0, bools) promotes through int64
         z = astype(z, np.int64)

@@ -24,6 +24,10 @@ from ._indexing import const_like, take
 from ._rearranging import flip
 from ._shape import broadcast_to, concatenate
 from ._util import as_array, normalize_axis
+from .. import backend
+from ._elementwise import astype as _astype
+from ._reductions import max as _max, mean as _mean, min as _min
+from ._sorting import sort
 
 __all__ = ["pad"]
 
@@ -145,11 +149,6 @@ def _pad_odd(a, widths, symmetric):
 
 
 def _stat(region, mode, axis):
-    from ._reductions import max as _max  # noqa: PLC0415
-    from ._reductions import mean as _mean
-    from ._reductions import min as _min
-    from ._sorting import sort  # noqa: PLC0415
-
     if mode == "maximum":
         return _max(region, axis=axis, keepdims=True)
     if mode == "minimum":
@@ -162,15 +161,11 @@ def _stat(region, mode, axis):
         out = (getitem(s, _along(axis, slice((k - 1) // 2, (k - 1) // 2 + 1)))
                + getitem(s, _along(axis, slice(k // 2, k // 2 + 1)))) * 0.5
     if np.dtype(region.dtype).kind in "iub":  # numpy rounds statistics of integer arrays
-        from ._elementwise import astype as _astype  # noqa: PLC0415
-
         out = _astype(_round(out), region.dtype)
     return out
 
 
 def _round(x):
-    from .. import backend  # noqa: PLC0415
-
     buf = x._concrete()  # integer input: no derivative to keep
     return Array._from_buffer(backend.namespace_of(buf).around(buf))
 
@@ -220,8 +215,6 @@ def _ramp_cast(r, dtype):
     if r.dtype == dtype:
         return r
     if np.dtype(dtype).kind in "iub":  # numpy's integer linspace rounds towards -inf
-        from .. import backend  # noqa: PLC0415
-
         buf = r._concrete()  # integer output: no derivative to keep
         r = Array._from_buffer(backend.namespace_of(buf).floor(buf))
     return astype(r, dtype)

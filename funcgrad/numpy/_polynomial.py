@@ -21,6 +21,7 @@ from ._complex import real
 from ._joining import atleast_1d
 from ._shape import concatenate, reshape, stack
 from ._reductions import sum as _sum
+from . import linalg
 
 __all__ = ["poly", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "polyval",
            "polyfit", "roots", "vander"]
@@ -145,8 +146,6 @@ def vander(x, N=None, increasing=False):
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """numpy.polyfit: least squares on the column-scaled Vandermonde matrix (``linalg.lstsq``)."""
-    from . import linalg  # noqa: PLC0415
-
     order = int(deg) + 1
     x, y = asarray(x), asarray(y)
     x = x if np.dtype(x.dtype).kind in "fc" else astype(x, np.float64)
@@ -184,8 +183,6 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
 
 
 def _fit_cov(lhs, scale, resids, n, order, cov, y_ndim):
-    from . import linalg  # noqa: PLC0415
-
     vbase = linalg.inv(lhs.T @ lhs) / (scale[:, None] * scale[None, :])
     if cov == "unscaled":
         fac = 1
@@ -200,8 +197,6 @@ def _fit_cov(lhs, scale, resids, n, order, cov, y_ndim):
 
 def roots(p):
     """numpy.roots: eigenvalues of the companion matrix (real when they all are, as numpy)."""
-    from . import linalg  # noqa: PLC0415
-
     p = _coefficients(p, "roots")
     nz = np.flatnonzero(_host(p, "roots"))
     if nz.size == 0:
@@ -225,8 +220,6 @@ def roots(p):
 
 def poly(seq_of_zeros):
     """numpy.poly: the monic polynomial with the given roots (or a square matrix's eigenvalues)."""
-    from . import linalg  # noqa: PLC0415
-
     z = asarray(seq_of_zeros)
     if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] != 0:
         z = linalg.eigvals(z)

@@ -17,6 +17,7 @@ from ..primitives.linalg import matmul as _matmul
 from ._elementwise import astype, multiply
 from ._shape import broadcast_to, moveaxis, ravel, reshape, stack, transpose
 from ._util import as_array, no_out, normalize_axis
+from ._complex import conj
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "einsum_path", "kron", "cross"]
 
@@ -54,8 +55,6 @@ def vdot(a, b, /):
     if a.shape != b.shape:
         raise ValueError(f"vdot: vectors have different lengths: {a.shape[0]} and {b.shape[0]}")
     if np.dtype(a.dtype).kind == "c":
-        from ._complex import conj  # noqa: PLC0415
-
         a = conj(a)
     return _matmul(a, b)
 

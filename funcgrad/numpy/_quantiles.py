@@ -20,6 +20,7 @@ from ._reductions import any as _any
 from ._shape import moveaxis, reshape
 from ._sorting import sort
 from ._util import no_out, normalize_axes
+from ._statistics import median, nanmean
 
 __all__ = ["quantile", "percentile", "nanquantile", "nanpercentile", "nanmedian"]
 
@@ -96,8 +97,6 @@ def _quantile(a, q, axis, method, keepdims, weights, nan_aware, fname, scale=1):
     qa, qh = _check_q(q, a, fname, scale)
     dtype = _result_dtype(a, q, method)
     if nan_aware and a.size == 0:  # numpy: nanmean of the empty input (NaN, whatever q's shape)
-        from ._statistics import nanmean  # noqa: PLC0415
-
         return nanmean(a, axis, keepdims=keepdims)
     axes = normalize_axes(axis, a.ndim)
     if a.size == 0 and not nan_aware:  # numpy's errors (its reshape for several axes, then its index)
@@ -216,12 +215,8 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     no_out(out, "nanmedian")
     a = asarray(a)
     if np.dtype(a.dtype).kind not in "f":
-        from ._statistics import median  # noqa: PLC0415
-
         return median(a, axis, keepdims=keepdims)
     if a.size == 0:
-        from ._statistics import nanmean  # noqa: PLC0415
-
         return nanmean(a, axis, keepdims=keepdims)
     axes = normalize_axes(axis, a.ndim)
     rest = [d for i, d in enumerate(a.shape) if i not in axes]

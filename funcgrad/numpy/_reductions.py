@@ -13,6 +13,10 @@ from ..primitives import reduce_stats as _rs
 from ..primitives.reduce import reduce_sum
 from ._elementwise import add, astype, divide, maximum, minimum, multiply
 from ._util import as_array, no_out, normalize_axis, normalize_axes
+from ..primitives.elementwise import not_equal
+from ._creation import full
+from ._elementwise import where as _where
+from ._shape import broadcast_to, concatenate, ravel
 
 __all__ = [
     "sum", "prod", "mean", "max", "min", "amax", "amin", "ptp", "argmax", "argmin", "cumsum",
@@ -27,8 +31,6 @@ def _accumulating(name, prim_fn, ufunc, identity, a, axis, dtype, out, keepdims,
     no_out(out, name)
     a = as_array(a)
     if where is not None:
-        from ._elementwise import where as _where  # noqa: PLC0415
-
         a = _where(where, a, identity)
     if dtype is not None:
         a = astype(a, dtype)
@@ -63,10 +65,6 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
         dtype = np.float64
     axes = normalize_axes(axis, a.ndim, "mean", lists=False)
     if where is not None:
-        from ._elementwise import where as _where  # noqa: PLC0415
-
-        from ._shape import broadcast_to  # noqa: PLC0415
-
         count = sum(broadcast_to(_where(where, 1.0, 0.0), a.shape), axis=axis, keepdims=keepdims)
         return divide(sum(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where), count)
     n = 1
@@ -85,11 +83,8 @@ def _extremum(name, prim_fn, combine, a, axis, out, keepdims, initial, where):
                 f"reduction operation '{name}' does not have an identity, so to use a where mask "
                 "one has to specify 'initial'"
             )
-        from ._elementwise import where as _where  # noqa: PLC0415
-
         a = _where(where, a, initial)
     if initial is not _NO_VALUE and builtins.any(a.shape[ax] == 0 for ax in axes):
-        from ._creation import full  # noqa: PLC0415
         return full(_rp.reduced_shape(a.shape, axes, keepdims), initial, dtype=a.dtype)
     if builtins.any(a.shape[ax] == 0 for ax in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
@@ -146,8 +141,6 @@ def _cumulative(name, prim_fn, a, axis, dtype, out):
     no_out(out, name)
     a = as_array(a)
     if axis is None or a.ndim == 0:  # numpy treats a 0-d input as 1-d here
-        from ._shape import ravel  # noqa: PLC0415
-
         a, axis = ravel(a), 0 if axis is None else axis
     if dtype is not None:
         a = astype(a, dtype)
@@ -166,9 +159,6 @@ def cumprod(a, axis=None, dtype=None, out=None):
 
 
 def _include_initial(res, axis, fill):
-    from ._creation import full  # noqa: PLC0415
-    from ._shape import concatenate  # noqa: PLC0415
-
     shape = tuple(res.shape[:axis]) + (1,) + tuple(res.shape[axis + 1:])
     return concatenate([full(shape, fill, dtype=res.dtype), res], axis=axis)
 
@@ -195,8 +185,6 @@ def _logical(name, prim_fn, a, axis, out, keepdims, where):
     no_out(out, name)
     a = as_array(a)
     if where is not None:
-        from ._elementwise import where as _where  # noqa: PLC0415
-
         a = _where(where, a, name == "all")
     axes = normalize_axes(axis, a.ndim, name, ufunc_reduce=True)
     return prim_fn(a, axes, keepdims)
@@ -214,8 +202,6 @@ def any(a, axis=None, out=None, keepdims=False, *, where=None):
 
 def count_nonzero(a, axis=None, *, keepdims=False):
     """Number of non-zero elements (an int64 array; 0-d for axis=None)."""
-    from ..primitives.elementwise import not_equal  # noqa: PLC0415
-
     a = as_array(a)
     axes = normalize_axes(axis, a.ndim, "count_nonzero", ufunc_reduce=True)
     return reduce_sum(not_equal(a, 0), axes, keepdims)

@@ -17,6 +17,9 @@ from ._reductions import prod as _prod
 from ._reductions import sum as _sum
 from ._shape import broadcast_to
 from ._util import as_array, no_out, normalize_axes
+from ..backend import namespace_of
+from ._reductions import all as _all, mean
+from ._shape import reshape, squeeze
 
 __all__ = [
     "var", "std", "median", "average", "nansum", "nanmean", "nanmax", "nanmin", "nanprod",
@@ -71,8 +74,6 @@ def _squared_magnitude(d):
 
 
 def _reduce_like(n_keep, axes, keepdims):
-    from ._shape import squeeze  # noqa: PLC0415
-
     return n_keep if keepdims else squeeze(n_keep, axes)
 
 
@@ -107,8 +108,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """numpy.average: the weighted mean (differentiable in a and in the weights)."""
     a = as_array(a)
     if weights is None:
-        from ._reductions import mean  # noqa: PLC0415
-
         avg = mean(a, axis=axis, keepdims=keepdims)
         if returned:
             n = a.size if axis is None else _count(a, normalize_axes(axis, a.ndim))
@@ -123,8 +122,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             raise TypeError("1D weights expected when a and weights have different shapes.")
         if tuple(w.shape) != tuple(a.shape[ax] for ax in axes):
             raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
-        from ._shape import reshape  # noqa: PLC0415
-
         w = reshape(w, tuple(a.shape[i] if i in axes else 1 for i in range(a.ndim)))
     if np.dtype(a.dtype).kind in "iub" and np.dtype(w.dtype).kind in "iub":
         a = astype(a, np.float64)
@@ -141,8 +138,6 @@ def _check_nonzero(scale):
         host = scale._concrete()
     except Exception:  # traced without a concrete value (vmap): numpy's check is skipped
         return
-    from ..backend import namespace_of  # noqa: PLC0415
-
     if bool(namespace_of(host).any(host == 0)):
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
 
@@ -171,8 +166,6 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     no_out(out, "nanmean")
     a = as_array(a)
     if kind_of(a.dtype) not in "fc":
-        from ._reductions import mean  # noqa: PLC0415
-
         return mean(a, axis, dtype, None, keepdims, where=where)
     ok = _ew.logical_not(_ew.isnan(a))
     if where is not None:
@@ -193,8 +186,6 @@ def _nan_extremum(name, fn, fill, a, axis, out, keepdims, initial, where):
         kw["where"] = where
     res = fn(_ew.where(nan, fill, a), axis, out, keepdims, **kw)
     if initial is None:  # all-NaN slices give NaN, as numpy (which also warns)
-        from ._reductions import all as _all  # noqa: PLC0415
-
         res = _ew.where(_all(nan, axis=axis, keepdims=keepdims), np.nan, res)
     return res
 

@@ -17,6 +17,7 @@ from ..primitives import fft as _fp
 from ._elementwise import astype
 from ._shape import concatenate
 from ._util import as_array, no_out, normalize_axis
+from ._complex import conj
 
 __all__ = [
     "fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn",
@@ -168,14 +169,10 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
 
 def hfft(a, n=None, axis=-1, norm=None, out=None):
     """FFT of a signal with Hermitian symmetry (a real spectrum): irfft(conj(a)) rescaled."""
-    from ._complex import conj  # noqa: PLC0415
-
     return irfft(conj(_as_complex(a)), n, axis, _SWAP[_norm(norm)], out)
 
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None):
-    from ._complex import conj  # noqa: PLC0415
-
     return conj(rfft(a, n, axis, _SWAP[_norm(norm)], out))
 
 

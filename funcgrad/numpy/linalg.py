@@ -30,6 +30,7 @@ from ._reductions import sum as _sum
 from ._shape import broadcast_to, expand_dims, moveaxis, reshape, stack
 from ._util import as_array, no_out, normalize_axis
 from ._array_api_names import diagonal, tensordot, trace  # noqa: F401  (numpy.linalg's Array-API names)
+from ._complex import conj
 
 __all__ = [
     "LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "qr", "svd", "svdvals", "eig", "eigvals",
@@ -369,8 +370,6 @@ def vecdot(x1, x2, /, *, axis=-1):
     """numpy.linalg.vecdot: sum(conj(x1) * x2) over ``axis``, broadcasting the rest."""
     x1, x2 = as_array(x1), as_array(x2)
     if np.dtype(x1.dtype).kind == "c":
-        from ._complex import conj  # noqa: PLC0415
-
         x1 = conj(x1)
     prod = x1 * x2
     if x1.shape[axis] != x2.shape[axis]:

@@ -14,6 +14,8 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE
 from ..core import Array, Tracer
+from ..backend import default_device
+from .shape import reshape
 
 
 class _Slot:
@@ -140,8 +142,6 @@ def _index_array(item, device=None):
         host = host.astype(np.intp) if host.size == 0 else host
     if host.dtype == object:
         raise IndexError(f"invalid index {item!r}")
-    from ..backend import default_device  # noqa: PLC0415
-
     dev = default_device() if device is None else device
     return Array(host, device=dev)
 
@@ -188,8 +188,6 @@ def _fold_scalar_bools(x, idx):
     The new axes are inserted with a reshape, and each 0-d boolean becomes the
     integer index array [0] or [] on its axis: the same result and gradient.
     """
-    from .shape import reshape  # noqa: PLC0415
-
     items = list(idx) if isinstance(idx, tuple) else [idx]
     flags = [_is_scalar_bool(i) for i in items]
     n_new = x.ndim + sum(flags)

@@ -12,6 +12,7 @@ from ..backend import ML_FLOATS, XP_OF_TYPE, in_float32
 from ..core import Primitive, ShapedArray
 from ._batching import reduction_rule, to_front
 from .shape import broadcast_to, reshape
+from .elementwise import convert, equal, logical_and, logical_or, isnan
 
 
 def reduced_shape(shape, axes, keepdims):
@@ -88,8 +89,6 @@ def _minmax_abstract(x, axes, keepdims):
 
 def _tie_weights(ans, x, axes, keepdims):
     """1/k at each of the k elements equal to the result (NaN results: at the NaNs)."""
-    from .elementwise import convert, equal, logical_and, logical_or, isnan  # noqa: PLC0415
-
     full = ans if keepdims else reshape(ans, reduced_shape(x.shape, axes, True))
     hit = logical_or(equal(x, full), logical_and(isnan(x), isnan(full)))
     hit = convert(hit, x.dtype)

@@ -32,6 +32,8 @@ from ..core import Primitive, ShapedArray
 from .linalg import T as _T
 from .linalg import eye_like, matmul, tri_like
 from .special import missing_error, scipy_namespace
+from ..backend import backend_of, device_of, put_buffer, to_numpy
+from .shape import concatenate
 
 __all__ = ["triangular_solve", "expm", "logm", "solve_sylvester", "sqrtm", "principal_dtype", "lu", "lu_pivots",
            "lu_perm"]
@@ -140,8 +142,6 @@ def _expm_impl(a):
 
 def _block_upper(a, e):
     """[[a, e], [0, a]]."""
-    from .shape import concatenate  # noqa: PLC0415
-
     z = 0.0 * a
     return concatenate([concatenate([a, e], 1), concatenate([z, a], 1)], 0)
 
@@ -211,8 +211,6 @@ def solve_sylvester(a, b, q):
 def _host_stack(a):
     """a's concrete value as a host stack of matrices: a batch (vmap's values, found through
     their ``val``/``bdim``) gives all its examples; None without a concrete value (make_graph)."""
-    from ..backend import to_numpy  # noqa: PLC0415
-
     try:
         return to_numpy(a._concrete())
     except Exception:  # noqa: BLE001 - any tracer that refuses conversion
@@ -315,8 +313,6 @@ lu_pivots_p = Primitive("lu_pivots", lambda a: _lu_factor(a)[1],
 
 
 def _lu_perm_impl(piv):
-    from ..backend import backend_of, device_of, put_buffer  # noqa: PLC0415
-
     host = backend_of(piv).to_numpy(piv)
     perm = np.arange(host.shape[0])
     for i, p in enumerate(host):

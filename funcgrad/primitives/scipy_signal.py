@@ -21,6 +21,7 @@ import numpy as np
 from ..backend import kind_of, namespace_of
 from ..core import Primitive, ShapedArray
 from .special import scipy_namespace
+from ..array import Array
 
 __all__ = ["convolve_full", "flip_all", "centered"]
 
@@ -90,8 +91,6 @@ def centered(x, shape):
 def _corr_valid(g, other, size):
     """The cotangent of one operand: full convolution of g with the other, flipped, sliced."""
     if 0 in g.shape or 0 in other.shape:  # an empty operand: the other's cotangent is 0
-        from ..array import Array  # noqa: PLC0415
-
         return Array(np.zeros(tuple(size), dtype=g.dtype), device=g.device)
     full = convolve_full(g, flip_all(other), "auto")
     idx = tuple(slice(m - 1, m - 1 + n) for m, n in zip(other.shape, size))

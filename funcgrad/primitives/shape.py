@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backend import XP_OF_TYPE
-from ..core import ALL_ARGS, Primitive, ShapedArray
+from ..core import ALL_ARGS, Array, Primitive, ShapedArray, Tracer, Zero, asarray, register_sequence_stacker
 from ._batching import at_front, batch_size, to_front, with_rank
 
 
@@ -165,6 +165,34 @@ concatenate_p.batch = _concatenate_batch
 
 def concatenate(xs, axis):
     return concatenate_p.bind(*xs, axis=int(axis))
+
+
+def _holds_arrays(seq):
+    return any(_holds_arrays(v) if isinstance(v, (list, tuple)) else isinstance(v, (Array, Tracer)) for v in seq)
+
+
+def stack_sequence(seq):
+    """A nested list/tuple holding traced values (or arrays of another device) as one array,
+    stacked along new leading axes, as numpy.asarray stacks host data.  Python numbers and
+    host data in it become Arrays on the default device."""
+    parts = [
+        v if isinstance(v, (Array, Tracer))
+        else stack_sequence(v) if isinstance(v, (list, tuple)) and _holds_arrays(v)
+        else asarray(v)
+        for v in seq
+    ]
+    if not parts:
+        return asarray(np.zeros((0,)))
+    shapes = {tuple(p.shape) for p in parts}
+    if len(shapes) != 1:
+        raise ValueError(
+            "setting an array element with a sequence: the elements of a list of traced values "
+            f"must have one shape to stack, got shapes {sorted(shapes)}"
+        )
+    return concatenate([reshape(p, (1,) + tuple(p.shape)) for p in parts], 0)
+
+
+register_sequence_stacker(stack_sequence)
 
 
 # --- pad (constant mode; the other modes are gathers, see funcgrad.numpy) --------------------

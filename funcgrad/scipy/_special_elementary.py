@@ -17,7 +17,7 @@ from .. import numpy as fnp
 from ..primitives import special_gamma as _sg
 from ..primitives import special_log as _sl
 from ..primitives.special import special_dtype as _special_dtype
-from ..transforms.api import stop_gradient
+from ..primitives.stop_gradient import stop_gradient
 from . import _special_prims as _sp
 
 __all__ = [

@@ -8,8 +8,8 @@ import numpy as np
 
 from ..backend import kind_of
 from ..numpy._util import as_array
-from ..primitives.scipy_integrate import ODEError
-from ..primitives.scipy_integrate import odeint as _odeint
+from ..errors import ODEError
+from ._odeint import odeint as _odeint
 
 __all__ = ["odeint", "ODEError"]
 

@@ -17,6 +17,7 @@ from ..numpy._elementwise import where
 from ..numpy._util import as_array
 from ..primitives import scipy_linalg as _la
 from ..primitives.linalg import cholesky as _cholesky
+from ..array import Array
 
 __all__ = ["solve_triangular", "cholesky", "cho_factor", "cho_solve", "lu_factor", "lu_solve",
            "expm", "logm", "sqrtm", "solve_sylvester", "solve_banded", "block_diag"]
@@ -144,8 +145,6 @@ def _banded_to_dense(l_and_u, ab):
     i, j = np.indices((n, n))
     band = (i - j <= lo) & (j - i <= up)
     rows = np.where(band, up + i - j, 0)  # a[i, j] = ab[u + i - j, j]
-    from ..array import Array  # noqa: PLC0415
-
     dev = ab.device
     gathered = ab[Array(rows, device=dev), Array(j, device=dev)]
     return where(Array(band, device=dev), gathered, 0.0)

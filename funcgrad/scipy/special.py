@@ -29,7 +29,7 @@ from ..primitives import special as _sp
 from ..primitives import special_bessel as _sb
 from ..primitives import special_gamma as _sg
 from ..primitives import special_log as _sl
-from ..transforms.api import stop_gradient
+from ..primitives.stop_gradient import stop_gradient
 from . import _special_cdfs as _cdf
 from . import _special_prims as _px
 from ._special_elementary import (  # noqa: F401  (re-exported)

@@ -146,8 +146,6 @@ def _per_batch(fn):
     def run(mat, *rest, **kwargs):
         if mat.n_batch == 0:
             return fn(mat, *rest, **kwargs)
-        from ..transforms import vmap  # noqa: PLC0415
-
         return vmap(lambda m: run(m, *rest, **kwargs))(mat)
 
     run.__name__, run.__doc__ = fn.__name__, fn.__doc__
@@ -250,8 +248,6 @@ def _matmul_batched(mat, dense, transpose):
     axes (an operand of rank <= 2 is shared by every batch element); an n-d dense operand is a
     stack of matrices in its leading axes."""
     if mat.n_batch:
-        from ..transforms import vmap  # noqa: PLC0415
-
         if dense.ndim > 2:
             if dense.shape[0] != mat.shape[0]:
                 raise ValueError(f"matmul: the batch axes of a sparse operand of shape {mat.shape} and a dense "
@@ -317,3 +313,4 @@ todense = bcoo_todense
 
 from ._grad import grad, value_and_grad  # noqa: E402
 from .sparsify import sparsify  # noqa: E402  (uses the functions above)
+from ..transforms import vmap

@@ -10,13 +10,12 @@ from __future__ import annotations
 import functools
 
 from .. import transforms, tree
+from . import BCOO
 
 __all__ = ["grad", "value_and_grad"]
 
 
 def _is_bcoo(x):
-    from . import BCOO  # noqa: PLC0415
-
     return isinstance(x, BCOO)
 
 
@@ -27,8 +26,6 @@ def _values_of(x):
 
 def _with_values(template, values):
     """``template``'s BCOOs with ``values`` (a tree of ``_values_of(template)``'s structure) as data."""
-    from . import BCOO  # noqa: PLC0415
-
     leaves, treedef = tree.tree_flatten(template, is_leaf=_is_bcoo)
     new = treedef.flatten_up_to(values) if hasattr(treedef, "flatten_up_to") else tree.tree_leaves(values)
     return tree.tree_unflatten(treedef, [BCOO((v, t.indices), shape=t.shape) if _is_bcoo(t) else v

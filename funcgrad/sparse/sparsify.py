@@ -28,6 +28,8 @@ import numpy as np
 from .. import tree
 from ..array import ArrayTracer
 from ..core import Trace
+from .. import numpy as fnp
+from . import _matmul, BCOO, bcoo_multiply_dense, bcoo_reduce_sum
 
 __all__ = ["sparsify", "SparsifyTrace", "SparsifyTracer"]
 
@@ -64,8 +66,6 @@ class SparsifyTrace(Trace):
         return x.mat if type(x) is SparsifyTracer and x._trace is self else x
 
     def process_primitive(self, prim, args, params):
-        from . import BCOO  # noqa: PLC0415
-
         vals = [self.lower(a) for a in args]
         rule = RULES.get(prim.name)
         out = rule(*vals, **params) if rule is not None else None
@@ -78,8 +78,6 @@ class SparsifyTrace(Trace):
 # --- sparse rules: return a BCOO, a dense value, or None (no sparse form for these operands) -------
 
 def _is_sparse(x):
-    from . import BCOO  # noqa: PLC0415
-
     return isinstance(x, BCOO)
 
 
@@ -88,8 +86,6 @@ def _is_scalar(x):
 
 
 def _matmul_rule(x, y):
-    from . import _matmul  # noqa: PLC0415
-
     if _is_sparse(x) and _is_sparse(y):
         return None
     sp = x if _is_sparse(x) else y
@@ -100,8 +96,6 @@ def _matmul_rule(x, y):
 
 def _elementwise_rule(op):
     def rule(x, y):
-        from . import BCOO, bcoo_multiply_dense  # noqa: PLC0415
-
         if _is_sparse(x) and _is_scalar(y):
             return BCOO((op(x.data, y), x.indices), shape=x.shape)
         if op is operator.mul and _is_scalar(x) and _is_sparse(y):
@@ -128,13 +122,9 @@ def _transpose_rule(x, perm):
 
 
 def _sum_rule(x, axes, keepdims):
-    from . import bcoo_reduce_sum  # noqa: PLC0415
-
     if not _is_sparse(x) or keepdims or x.n_batch:
         return None
     if len(set(axes)) == x.ndim:
-        from .. import numpy as fnp  # noqa: PLC0415
-
         return fnp.sum(x.data)
     return bcoo_reduce_sum(x, axes)
 

@@ -25,13 +25,12 @@ import numpy as np
 
 from .. import tree
 from ..core import Array, Tracer, asarray
+from ..errors import GradientCheckError
 from ..transforms import jvp, vjp
 
 __all__ = ["check_grads", "check_jvp", "check_vjp", "default_tolerances", "GradientCheckError"]
 
 
-class GradientCheckError(AssertionError):
-    """A derivative disagreed with finite differences (or with the other mode)."""
 
 
 _TOLS = {  # dtype -> (eps, rtol, atol)

@@ -17,13 +17,12 @@ import numpy as np
 
 from .. import tree
 from ..array import Array, Tracer
+from ..errors import GradcheckError
 from ..transforms import vjp
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
 
-class GradcheckError(RuntimeError):
-    """The analytical and numerical Jacobians of a function disagree."""
 
 
 def _host(x):

@@ -7,12 +7,11 @@ import numpy as np
 from .. import tree
 from ..array import InspectingTracer
 from ..core import Array, ShapedArray, Trace
+from ..errors import ShapeRuleError
 
 __all__ = ["check_shape_rules", "ShapeRuleError"]
 
 
-class ShapeRuleError(AssertionError):
-    """A primitive's abstract (shape/dtype) rule disagreed with its impl."""
 
 
 class _CheckTracer(InspectingTracer):

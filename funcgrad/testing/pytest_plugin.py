@@ -23,6 +23,10 @@ import os
 import numpy as np
 import pytest
 
+from ..backend import cuda_available
+from ..core import set_default_device
+from ..errors import NoDeviceImplementationError
+
 
 def pytest_addoption(parser):
     group = parser.getgroup("funcgrad")
@@ -33,12 +37,10 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    import funcgrad as fg
-
     backend = config.getoption("--funcgrad-backend") or os.environ.get("FUNCGRAD_TEST_BACKEND")
     if backend:
         try:
-            fg.set_default_device(backend)
+            set_default_device(backend)
         except (ValueError, RuntimeError) as e:
             raise pytest.UsageError(f"--funcgrad-backend={backend}: {e}") from None
     _register_profiles()
@@ -50,8 +52,6 @@ def pytest_runtest_makereport(item, call):
     rep = outcome.get_result()
     if call.excinfo is None or not rep.failed:
         return
-    from funcgrad.backend import NoDeviceImplementationError
-
     if call.excinfo.errisinstance(NoDeviceImplementationError):
         rep.outcome = "skipped"
         rep.longrepr = (str(item.path), (item.location[1] or 0) + 1, f"Skipped: {call.excinfo.value}")
@@ -68,21 +68,17 @@ def _register_profiles():
 
 
 def available_devices():
-    import funcgrad as fg
-
-    return ["cpu", "standin"] + (["cuda"] if fg.cuda_available() else [])
+    return ["cpu", "standin"] + (["cuda"] if cuda_available() else [])
 
 
 @pytest.fixture(params=available_devices())
 def funcgrad_device(request):
     """Each backend in turn, as the default device for the test's duration."""
-    import funcgrad as fg
-
-    prev = fg.set_default_device(request.param)
+    prev = set_default_device(request.param)
     try:
         yield request.param
     finally:
-        fg.set_default_device(prev)
+        set_default_device(prev)
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from ..core import Array
 
 __all__ = [
     "shapes", "broadcastable_shapes", "mutually_broadcastable_shapes", "floats", "host_arrays",
-    "arrays", "to_device", "axes", "differentiable_floats", "pytrees", "tensors",
+    "arrays", "to_device", "axes", "differentiable_floats", "pytrees",
 ]
 
 
@@ -124,16 +124,3 @@ def axes(draw, ndim, allow_none=True, allow_tuple=True, allow_negative=True):
     elif allow_tuple:
         options.append(st.just(()))
     return draw(st.one_of(options))
-
-
-def tensors(dtype=np.float32, shape=None, elements=None, requires_grad=False):
-    """funcgrad.compat Tensors (PyTorch-style) with values drawn like :func:`host_arrays`."""
-    shape = shapes() if shape is None else shape
-
-    def make(host):
-        from .. import compat  # noqa: PLC0415 - compat is optional for users of this module
-
-        t = compat.tensor(host)
-        return t.requires_grad_() if requires_grad else t
-
-    return host_arrays(shape, dtype, elements).map(make)

@@ -14,8 +14,8 @@ import numpy as np
 
 from .. import tree
 from ..core import Array, Primitive, Tracer, asarray
-from ..primitives._batching import passthrough_rule
 from ..primitives.creation import ones_like, zeros_like
+from ..primitives.stop_gradient import stop_gradient, stop_gradient_p  # noqa: F401  (public here too)
 from .forward import JVPTrace, JVPTracer
 from .reverse import VJPTrace, VJPTracer, backward_pass
 from ..backend import kind_of
@@ -312,20 +312,3 @@ def jvp(fun, primals, tangents, has_aux=False):
             t_out.append(zeros_like(x))
     result = (tree.tree_unflatten(out_tree, p_out), tree.tree_unflatten(out_tree, t_out))
     return result + (_lower_tree(aux, trace),) if has_aux else result
-
-
-# --- stop_gradient -------------------------------------------------------------------------
-
-def _identity_impl(x):
-    return x
-
-
-stop_gradient_p = Primitive(
-    "stop_gradient", _identity_impl, lambda x: x, differentiable=False,
-)
-stop_gradient_p.batch = passthrough_rule(stop_gradient_p)
-
-
-def stop_gradient(x):
-    """The value of x, treated as a constant by every differentiation (pytrees too)."""
-    return tree.tree_map(lambda v: stop_gradient_p.bind(v) if isinstance(v, (Array, Tracer)) else v, x)

@@ -18,7 +18,8 @@ import numpy as np
 import optree
 
 from .. import tree
-from ..core import REGISTRY, Array, ArrayTracer, ConcretizationTypeError, ShapedArray, Trace, Tracer, asarray
+from ..core import REGISTRY, Array, ArrayTracer, ShapedArray, Trace, Tracer, asarray
+from ..errors import BatchedValueError
 from ..primitives._batching import moveaxis
 from ..primitives.creation import full_like
 from ..primitives.index import getitem_p
@@ -27,10 +28,6 @@ from ..primitives.shape import broadcast_to, concatenate, reshape
 __all__ = ["vmap", "BatchTrace", "BatchTracer", "BatchedValueError", "primitives_without_batch_rule"]
 
 _new = object.__new__
-
-
-class BatchedValueError(ConcretizationTypeError):
-    """A batched value was converted to a concrete Python value (bool, float, int, numpy)."""
 
 
 class BatchTracer(ArrayTracer):

@@ -22,6 +22,7 @@ from ._calls import dispatch, instantiate, is_inexact, lower_vjp, record_vjp_cal
 from .batching import BatchTrace, vmap
 from .forward import JVPTrace, JVPTracer
 from .reverse import VJPTrace
+from .api import jvp, vjp
 
 __all__ = ["checkpoint", "remat"]
 
@@ -61,8 +62,6 @@ def call_checkpoint(fun, leaves, name):
 
 
 def _vjp_of_checkpoint(trace, fun, leaves, name):
-    from .api import vjp  # noqa: PLC0415 - api imports this package's modules
-
     primals, parents = lower_vjp(trace, leaves)
     outs = call_checkpoint(fun, primals, name)  # not recorded here: the body runs one level down
 
@@ -88,8 +87,6 @@ def _vjp_of_checkpoint(trace, fun, leaves, name):
 
 
 def _jvp_of_checkpoint(trace, fun, leaves, name):
-    from .api import jvp  # noqa: PLC0415
-
     primals, tangents, traced = [], [], []
     for i, x in enumerate(leaves):
         if type(x) is JVPTracer and x._trace is trace:

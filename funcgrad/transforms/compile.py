@@ -32,6 +32,7 @@ from . import fusion
 from .graph import Eqn, Var, WeakScalar
 from .jit_trace import takes_python_numbers
 from ..backend import is_float_dtype
+from .. import backend
 
 __all__ = ["optimize", "generate"]
 

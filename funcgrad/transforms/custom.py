@@ -40,6 +40,7 @@ from .batching import BatchTrace, vmap
 from .forward import JVPTrace, JVPTracer, _fit
 from .jit import JitTrace
 from .reverse import VJPTrace
+from .api import vjp
 
 __all__ = ["custom_jvp", "custom_vjp"]
 
@@ -164,8 +165,6 @@ def _jvp_of_custom_jvp(trace, rule, leaves):
 
 
 def _vjp_of_custom_jvp(trace, fun, rule, leaves, name):
-    from .api import vjp  # noqa: PLC0415 - api imports this package's modules
-
     primals, parents = lower_vjp(trace, leaves)
     outs = call_custom_jvp(fun, rule, primals, name)
 

@@ -14,6 +14,7 @@ from ..core import Trace, Zero, missing_rule
 from ..primitives.complex import real
 from ..primitives.elementwise import add, convert
 from ..primitives.shape import broadcast_to
+from ..primitives.creation import zeros_like
 
 _new = object.__new__
 
@@ -83,8 +84,6 @@ def _tangent_out(prim, out, primals, tangents, params):
 def _fit(t, out):
     """Broadcast a tangent to its primal's shape and cast it to its dtype."""
     if type(t) is Zero:
-        from ..primitives.creation import zeros_like  # noqa: PLC0415
-
         return zeros_like(out)
     if tuple(t.shape) != tuple(out.shape):
         t = broadcast_to(t, out.shape)

@@ -26,6 +26,7 @@ from .. import tree
 from ..array import InspectingTracer
 from ..core import Array, ShapedArray, Trace, Tracer, asarray
 from ..primitives.creation import zeros_like
+from .api import jvp
 
 __all__ = ["make_graph", "Graph", "linearize", "WeakScalar"]
 
@@ -298,8 +299,6 @@ def linearize(fun, *primals):
     """``(fun(*primals), f_jvp)``: ``f_jvp(*tangents)`` is the jvp at ``primals``, without
     recomputing the primal (the tangent map is recorded once with :func:`make_graph` and
     replayed)."""
-    from .api import jvp  # noqa: PLC0415
-
     primals = tuple(x if isinstance(x, (Array, Tracer)) else asarray(x) for x in primals)
     holder = []
 

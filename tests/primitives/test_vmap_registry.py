@@ -85,5 +85,5 @@ def test_docs_list_the_fallback_primitives():
     expected = {n for n in primitives_without_batch_rule() if REGISTRY[n].impl.__module__.startswith("funcgrad")}
     assert listed == expected, (
         f"docs/transformations.md lists {sorted(listed)} but the registry's primitives without a "
-        f"batching rule are {sorted(expected)} (regenerate with python -m funcgrad.transforms --update-docs)"
+        f"batching rule are {sorted(expected)} (regenerate with python scripts/gen_vmap_fallback_list.py --update-docs)"
     )

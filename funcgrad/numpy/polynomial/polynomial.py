@@ -21,6 +21,8 @@ from .._reductions import prod, sum as _sum
 from .._shape import concatenate, moveaxis, reshape, stack
 from .._sorting import sort
 from .._util import normalize_axis
+from .. import linalg
+from .._complex import real
 
 __all__ = ["polyadd", "polycompanion", "polyder", "polydiv", "polydomain", "polyfit", "polyfromroots",
            "polygrid2d", "polygrid3d", "polyint", "polyline", "polymul", "polymulx", "polyone", "polypow",
@@ -329,8 +331,6 @@ def polycompanion(c):
 
 
 def polyroots(c):
-    from .. import linalg  # noqa: PLC0415
-
     [c] = _as_series([c])
     if c.shape[0] < 2:
         return const_like(np.array([], dtype=c.dtype), c)
@@ -339,8 +339,6 @@ def polyroots(c):
     m = polycompanion(c)[::-1, ::-1]
     r = linalg.eigvals(m)
     if np.dtype(c.dtype).kind != "c" and np.all(_host(r).imag == 0):
-        from .._complex import real  # noqa: PLC0415
-
         r = real(r)
     return sort(r)
 
@@ -355,8 +353,6 @@ def polytrim(c, tol=0):
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None):
     """Least squares fit of a power series (numpy's _fit: row-scaled Vandermonde + lstsq)."""
-    from .. import linalg  # noqa: PLC0415
-
     x, y = _inexact(x), _inexact(y)
     degh = np.asarray(deg)
     if degh.ndim > 1 or degh.dtype.kind not in "iu" or degh.size == 0:

@@ -13,10 +13,11 @@ import numpy as np
 from ...numpy import _elementwise as _ew
 from ...numpy import _math
 from ...numpy import _reductions as _red
-from ...transforms.api import stop_gradient
+from ...primitives.stop_gradient import stop_gradient
 from .. import special as _sp
 from .. import _special_prims as _px
 from ._common import LOG_2PI, Distribution, args, entropy_of, quantile, safe, select, standardize, valid_scale
+from ...numpy import _creation, _shape
 
 __all__ = ["gamma", "chi2", "beta", "poisson", "dirichlet"]
 
@@ -188,8 +189,6 @@ def _poisson_entropy(mu):
     except TypeError as e:  # abstract values: no width to choose
         raise ValueError("poisson.entropy sums over a window chosen from mu's values, which are not "
                          "available here (under vmap or jit): compute it outside, or per example") from e
-    from ...numpy import _creation, _shape  # noqa: PLC0415
-
     half = int(12.0 * np.sqrt(max(top, 0.0)) + 30.0) if np.isfinite(top) else 0
     offsets = _creation.arange(-half, half + 1, dtype=mu.dtype)
     start = _math.floor(stop_gradient(safe(mu >= 0, mu, 0.0)))
@@ -229,15 +228,11 @@ def _dirichlet_logpdf(x, alpha):
             f"({k},), got x of shape {tuple(x.shape)}"
         )
     if x.shape[0] == k - 1:  # scipy lets the last component be implied
-        from ...numpy import _shape  # noqa: PLC0415
-
         last = 1.0 - _red.sum(x, axis=0, keepdims=True)
         x = _shape.concatenate([x, last], axis=0)
     host = stop_gradient(x)
     if bool(_red.min(host) < 0) or bool(_red.max(_ew.abs(_red.sum(host, axis=0) - 1.0)) > 1e-9):
         raise ValueError("dirichlet: x must have non-negative entries that sum to 1 along the first axis")
-    from ...numpy import _shape  # noqa: PLC0415
-
     a = _shape.reshape(alpha, (k,) + (1,) * (x.ndim - 1))
     log_norm = _red.sum(_sp.gammaln(alpha)) - _sp.gammaln(_red.sum(alpha))
     return _red.sum(_sp.xlogy(a - 1.0, x), axis=0) - log_norm

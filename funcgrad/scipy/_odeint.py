@@ -24,7 +24,9 @@ import numpy as np
 
 from ..backend import XP_OF_TYPE, kind_of
 from ..core import Primitive, ShapedArray, Zero, _wrap
-from .shape import concatenate, reshape
+from ..errors import ODEError
+from ..primitives.shape import concatenate, reshape
+from ..transforms.api import jvp, vjp
 
 __all__ = ["odeint"]
 
@@ -41,10 +43,6 @@ _A = (
 _B5 = (35 / 384, 0.0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0.0)
 _B4 = (5179 / 57600, 0.0, 7571 / 16695, 393 / 640, -92097 / 339200, 187 / 2100, 1 / 40)
 _E = tuple(b5 - b4 for b5, b4 in zip(_B5, _B4))
-
-
-class ODEError(RuntimeError):
-    """The solver could not reach an output time (too many steps, or a non-finite state)."""
 
 
 def _rms(xp, v):
@@ -157,8 +155,6 @@ def _unpack(v, shapes):
 
 
 def _odeint_vjp(g, ys, y0, ts, *args, func, rtol, atol, mxstep):
-    from ..transforms.api import vjp  # noqa: PLC0415  (transforms sit above primitives)
-
     if type(g) is Zero:
         return (None,) * (2 + len(args))
     shapes = [tuple(y0.shape), tuple(y0.shape), ()] + [tuple(a.shape) for a in args]
@@ -193,8 +189,6 @@ odeint_p.defvjp_joint(_odeint_vjp)
 # --- forward mode: the sensitivity equations ----------------------------------------------
 
 def _odeint_jvp(tangents, ys, y0, ts, *args, func, rtol, atol, mxstep):
-    from ..transforms.api import jvp  # noqa: PLC0415  (transforms sit above primitives)
-
     dy0, dts, *dargs = tangents
     shape = tuple(y0.shape)
     zero = [type(d) is Zero for d in dargs]
