@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..primitives import shape as _sp
-from ._util import as_array, normalize_axis, normalize_axes
+from ._util import as_array, no_out, normalize_axis, normalize_axes
 from ._validate import AxisError, axis_index, integer, order_code, shape_tuple
 
 __all__ = [
@@ -131,8 +131,6 @@ def ravel(a, order="C"):
 
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None):
-    from ._util import no_out  # noqa: PLC0415
-
     no_out(out, "concatenate")
     arrays = [as_array(x) for x in arrays]
     if not arrays:

@@ -12,6 +12,7 @@ import numpy as np
 from ..backend import XP_OF_TYPE
 from ..core import ALL_ARGS, Array, Primitive, ShapedArray, Tracer, Zero, asarray, register_sequence_stacker
 from ._batching import at_front, batch_size, to_front, with_rank
+from .creation import zeros_like
 
 
 def _xp(x):
@@ -144,9 +145,6 @@ def _concatenate_vjp(g, ans, *xs, axis):
 
 
 def _concatenate_jvp(ts, ans, *xs, axis):
-    from ..core import Zero  # noqa: PLC0415
-    from .creation import zeros_like  # noqa: PLC0415
-
     return concatenate([zeros_like(t.like, dtype=ans.dtype) if type(t) is Zero else t for t in ts], axis)
 
 
@@ -242,9 +240,6 @@ def _split_abstract(x, bounds, axis):
 
 
 def _split_vjp(gs, ans, x, bounds, axis):
-    from ..core import Zero  # noqa: PLC0415
-    from .creation import zeros_like  # noqa: PLC0415
-
     dtype = next(g.dtype for g in gs if type(g) is not Zero)
     parts = [zeros_like(g.like, dtype=dtype) if type(g) is Zero else g for g in gs]
     return (concatenate(parts, axis) if len(parts) > 1 else parts[0],)
