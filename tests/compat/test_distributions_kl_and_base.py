@@ -49,7 +49,7 @@ def test_kl_infinite_off_support_and_dispatch_errors():
         D.kl_divergence(D.Cauchy(t64(0.0), t64(1.0)), D.Normal(t64(0.0), t64(1.0)))
     with pytest.raises(NotImplementedError):  # two TransformedDistributions with different transforms
         D.kl_divergence(D.Gumbel(t64(0.0), t64(1.0)), D.HalfNormal(t64(1.0)))
-    with pytest.raises(NotImplementedError, match="between different exponential families"):
+    with pytest.raises(NotImplementedError, match="between different exponential families cannot +be computed"):
         D.kl_divergence(D.Poisson(t64(1.0)), D.Normal(t64(0.0), t64(1.0)))
     with pytest.raises(NotImplementedError, match="q.total_count > p.total_count"):
         D.kl_divergence(D.Binomial(3, t64(0.5)), D.Binomial(5, t64(0.5)))

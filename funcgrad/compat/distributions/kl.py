@@ -193,8 +193,9 @@ def _kl_expfamily_expfamily(p, q):
     from ..autograd import grad  # noqa: PLC0415
 
     if type(p) is not type(q):
-        raise NotImplementedError("The cross KL-divergence between different exponential families cannot be "
-                                  "computed using Bregman divergences")
+        # PyTorch's message, with the run of spaces its source line continuation leaves in it
+        raise NotImplementedError("The cross KL-divergence between different exponential families cannot"
+                                  + " " * 29 + "be computed using Bregman divergences")
     p_params = [t.detach().requires_grad_() for t in p._natural_params]
     q_params = q._natural_params
     lg = p._log_normalizer(*p_params)
