@@ -50,18 +50,19 @@ def batches(ids, seq_len, batch, rng):
     return fnp.asarray(window[:-1]), fnp.asarray(window[1:])
 
 
-def sample(model, first, noise, temperature=0.5):
-    """One character per row of ``noise`` (Gumbel noise, shape (length, vocab)) after ``first``: a scan
-    whose carry is the LSTM state and the last character; each step takes the argmax of
-    logits / temperature + noise, which draws from the softmax (the Gumbel-max trick)."""
-    def step(carry, g):
-        state, char = carry
+def sample(model, first, key, length=80, temperature=0.5):
+    """``length`` characters after ``first``: a scan whose carry is the LSTM state, the last character
+    and the random key; each step splits the key and draws the next character from
+    softmax(logits / temperature)."""
+    def step(carry, _):
+        state, char, key = carry
+        key, sub = fg.random.split(key)
         logits, state = model(char.reshape(1, 1), state)
-        nxt = fnp.argmax(logits[0, 0] / temperature + g).astype(char.dtype)
-        return (state, nxt), nxt
+        nxt = fg.random.categorical(sub, logits[0, 0] / temperature).astype(char.dtype)
+        return (state, nxt, key), nxt
 
     state = model.lstm.cell.initial_state((1,))  # (h, c), zeros
-    _, chars = fg.lax.scan(step, (state, fnp.asarray(first)), noise)
+    _, chars = fg.lax.scan(step, (state, fnp.asarray(first), key), None, length=length)
     return chars
 
 
@@ -87,8 +88,8 @@ def main(steps=300, seq_len=32, batch=16, hidden=64, lr=1e-2, seed=0, verbose=Tr
         if verbose and (i % 100 == 0 or i == steps - 1):
             print(f"step {i:4d}  loss {losses[-1]:.3f}")
     elapsed = time.perf_counter() - start
-    noise = fnp.asarray(rng.gumbel(size=(80, len(chars))))
-    text = "".join(chars[int(c)] for c in fg.jit(sample)(model, chars.index("t"), noise))
+    sampler = fg.jit(sample, static_argnames="length")
+    text = "".join(chars[int(c)] for c in sampler(model, chars.index("t"), fg.random.key(seed + 1)))
     if verbose:
         print(f"{steps} steps in {elapsed:.1f} s ({train_step.trace_count} trace of the step); "
               f"loss {losses[0]:.3f} -> {losses[-1]:.3f} (uniform: {np.log(len(chars)):.3f})")

@@ -7,7 +7,7 @@ import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad.testing import strategies as fst
 
-from ..spec import Spec, binary_broadcast, floats_of
+from ..spec import Spec, binary_broadcast, floats_of, unary
 
 
 SPECS = [
@@ -34,4 +34,10 @@ _JITTED = fg.jit(lambda x, y: fnp.sin(x) * y + fnp.exp(y) * x)
 
 SPECS += [
     Spec("jit", ("jit",), lambda x, y: _JITTED(x, y), binary_broadcast()),
+]
+
+# random draws (one ``random`` primitive each; no derivative with respect to the key or to p): the input
+# times a Bernoulli mask whose p is traced (always 0.5, so finite differences see the same mask)
+SPECS += [
+    Spec("random", ("random",), lambda x: x * fg.random.bernoulli(fg.random.key(3), x * 0.0 + 0.5), unary()),
 ]
