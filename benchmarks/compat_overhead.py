@@ -1,7 +1,7 @@
 """funcgrad.compat per-op overhead: the op_overhead chain (300 element-wise ops on a
 float64[10] vector) as PyTorch-style eager code with ``.backward()``, against the
 functional ``fg.grad`` path and the numpy forward chain, timed in the same run.
-The compat issue's budget: at most 1.3x the fg.grad path."""
+The dispatch-path issue's budget: at most 1.15x the fg.grad path (the compat issue's was 1.3x)."""
 
 from __future__ import annotations
 
@@ -57,5 +57,5 @@ def run(rounds=20):
     res["compat_vs_fg_grad"] = res["ratio"]["compat eager (fwd+backward)"] / res["ratio"]["funcgrad grad (fwd+bwd)"]
     print_table(f"compat_overhead: {N_OPS} elementwise ops on float64[10] (median of {rounds} rounds)",
                 rows, ["", "us/op", "vs numpy fwd", "vs fg.grad"])
-    print(f"compat fwd+backward / fg.grad: {res['compat_vs_fg_grad']:.2f}x (budget 1.3x)")
+    print(f"compat fwd+backward / fg.grad: {res['compat_vs_fg_grad']:.2f}x (budget 1.15x)")
     return res
