@@ -3,7 +3,7 @@
 See docs/compat-nn.md.
 """
 
-from . import functional, init, utils  # noqa: F401
+from . import functional, grad, init, utils  # noqa: F401
 from .activation import *  # noqa: F401,F403
 from .containers import *  # noqa: F401,F403
 from .linear import *  # noqa: F401,F403
