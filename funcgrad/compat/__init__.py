@@ -54,6 +54,8 @@ from .func import vmap  # noqa: E402,F401
 from .amp import GradScaler  # noqa: E402,F401
 from . import amp, multiprocessing, random, testing  # noqa: E402,F401
 from . import accelerator  # noqa: E402,F401
+from .device_module import get_device_module  # noqa: E402,F401
+from . import signal  # noqa: E402,F401  (torch.signal.windows)
 from .memory_format import (  # noqa: E402,F401
     channels_last, channels_last_3d, contiguous_format, legacy_contiguous_format, memory_format, preserve_format)
 from .amp import (  # noqa: E402,F401

@@ -13,5 +13,6 @@ from .adam_variants import *  # noqa: F401,F403
 from .adam_variants import __all__ as _variants
 from .averaged import asgd  # noqa: F401
 from .sign_based import rprop  # noqa: F401
+from .adafactor import adafactor  # noqa: F401
 
-__all__ = ["schedules"] + _opt + _variants + ["asgd", "rprop"]
+__all__ = ["schedules"] + _opt + _variants + ["asgd", "rprop", "adafactor"]

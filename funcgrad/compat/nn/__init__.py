@@ -3,7 +3,7 @@
 See docs/compat-nn.md.
 """
 
-from . import functional, init, utils  # noqa: F401
+from . import functional, grad, init, utils  # noqa: F401
 from .activation import *  # noqa: F401,F403
 from .containers import *  # noqa: F401,F403
 from .linear import *  # noqa: F401,F403
@@ -21,7 +21,7 @@ from .rnn import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # noqa: F401
 from .module import Module  # noqa: F401
-from .parameter import Parameter  # noqa: F401
+from .parameter import Buffer, Parameter  # noqa: F401
 from .padding import *  # noqa: F401,F403
 from .ctc import CTCLoss  # noqa: F401
 from .unpool import *  # noqa: F401,F403

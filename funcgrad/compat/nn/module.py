@@ -8,7 +8,7 @@ from ..grad_mode import is_grad_enabled, no_grad
 from ..graph import OpError as _op_error
 from ..hooks import RemovableHandle
 from ..tensor import Tensor
-from .parameter import Parameter
+from .parameter import Buffer, Parameter
 
 __all__ = ["Module"]
 
@@ -69,6 +69,11 @@ class Module:
                 raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' "
                                 "(torch.nn.Parameter or None expected)")
             params[name] = None
+        elif isinstance(value, Buffer):
+            self._check_init()
+            self._remove_from(name, d, params, d["_modules"])
+            d["_buffers"].pop(name, None)
+            self.register_buffer(name, value, persistent=value.persistent)
         elif isinstance(value, Module):
             self._check_init()
             self._remove_from(name, d, params, d["_buffers"])

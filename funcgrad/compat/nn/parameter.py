@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..creation import empty
 from ..tensor import Tensor
 
-__all__ = ["Parameter"]
+__all__ = ["Parameter", "Buffer"]
 
 
 def _rebuild_parameter(data, requires_grad):
@@ -48,3 +48,23 @@ class Parameter(Tensor):
         memo[id(self)] = r
         return r
 
+
+
+class _BufferMeta(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.__dict__.get("_is_buffer", False)
+
+
+class Buffer(metaclass=_BufferMeta):
+    """``nn.Buffer(data, *, persistent=True)``: marks a tensor so that assigning it to a Module attribute
+    registers it as a buffer (``persistent=False`` keeps it out of the state_dict). Returns a plain Tensor
+    sharing ``data``'s storage, as PyTorch."""
+
+    def __new__(cls, data=None, *, persistent=True):
+        if data is None:
+            data = empty(0)
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Buffer(): data must be a Tensor, got {type(data).__name__}")
+        t = data.detach().requires_grad_(data.requires_grad)
+        t._is_buffer, t.persistent = True, persistent
+        return t

@@ -19,7 +19,7 @@ from .module import Module
 from .parameter import Parameter
 from .utils.rnn import PackedSequence, pad_packed_sequence
 
-__all__ = ["RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU"]
+__all__ = ["RNNCellBase", "RNNCell", "LSTMCell", "GRUCell", "RNNBase", "RNN", "LSTM", "GRU"]
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -89,12 +89,25 @@ class _CellBase(Module):
         return s
 
 
-class RNNCell(_CellBase):
+class RNNCellBase(_CellBase):
+    """``nn.RNNCellBase(input_size, hidden_size, bias, num_chunks)``: the weights of a cell with ``num_chunks``
+    gates (1: RNNCell, 3: GRUCell, 4: LSTMCell); the subclasses define ``forward``."""
+
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
+        modes = {1: "RNN_TANH", 3: "GRU", 4: "LSTM"}
+        if type(self) is RNNCellBase or "_mode" not in type(self).__dict__:
+            if num_chunks not in modes:
+                raise ValueError(f"RNNCellBase: num_chunks must be 1, 3 or 4, got {num_chunks}")
+            self._mode = modes[num_chunks]
+        _CellBase.__init__(self, input_size, hidden_size, bias, device, dtype)
+
+
+class RNNCell(RNNCellBase):
     def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
         self._mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
-        super().__init__(input_size, hidden_size, bias, device, dtype)
+        _CellBase.__init__(self, input_size, hidden_size, bias, device, dtype)
         self.nonlinearity = nonlinearity
 
     def forward(self, input, hx=None):
@@ -103,7 +116,8 @@ class RNNCell(_CellBase):
         return h if batched else h.squeeze(0)
 
 
-class LSTMCell(_CellBase):
+class LSTMCell(RNNCellBase):
+    __init__ = _CellBase.__init__
     _mode = "LSTM"
 
     def forward(self, input, hx=None):
@@ -117,7 +131,8 @@ class LSTMCell(_CellBase):
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
-class GRUCell(_CellBase):
+class GRUCell(RNNCellBase):
+    __init__ = _CellBase.__init__
     _mode = "GRU"
 
     def forward(self, input, hx=None):
@@ -288,26 +303,40 @@ class _RNNBase(Module):
         return s
 
 
-class RNN(_RNNBase):
+class RNNBase(_RNNBase):
+    """``nn.RNNBase(mode, input_size, hidden_size, ...)`` with mode 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU':
+    the base of RNN, LSTM and GRU (PyTorch's signature)."""
+
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, proj_size=0, device=None, dtype=None):
+        if mode not in ("RNN_TANH", "RNN_RELU", "LSTM", "GRU"):
+            raise ValueError(f"Unrecognized RNN mode: {mode}")
+        if proj_size:
+            raise ValueError("RNNBase(proj_size > 0) is not supported by funcgrad.compat")
+        _RNNBase.__init__(self, mode, input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
+                          device, dtype, "relu" if mode == "RNN_RELU" else "tanh")
+
+
+class RNN(RNNBase):
     def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True, batch_first=False,
                  dropout=0.0, bidirectional=False, device=None, dtype=None):
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
-        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, num_layers,
+        _RNNBase.__init__(self, "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, num_layers,
                          bias, batch_first, dropout, bidirectional, device, dtype, nonlinearity)
 
 
-class LSTM(_RNNBase):
+class LSTM(RNNBase):
     def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
                  bidirectional=False, proj_size=0, device=None, dtype=None):
         if proj_size:
             raise ValueError("LSTM(proj_size > 0) is not supported by funcgrad.compat")
-        super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
+        _RNNBase.__init__(self, "LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
                          device, dtype)
 
 
-class GRU(_RNNBase):
+class GRU(RNNBase):
     def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
                  bidirectional=False, device=None, dtype=None):
-        super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
+        _RNNBase.__init__(self, "GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
                          device, dtype)

@@ -5,3 +5,5 @@ from .optimizer import Optimizer  # noqa: F401
 from .lbfgs import LBFGS  # noqa: F401
 from .rules import ASGD, SGD, Adadelta, Adagrad, Adam, Adamax, AdamW, NAdam, RAdam, RMSprop  # noqa: F401
 from .rprop import Rprop  # noqa: E402,F401
+from .adafactor import Adafactor  # noqa: E402,F401
+from . import swa_utils  # noqa: E402,F401

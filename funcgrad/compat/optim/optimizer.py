@@ -190,7 +190,7 @@ class Optimizer:
                     st[fields["count"]] = _step_tensor(0)
             elif f in self._scalars:
                 st[fields[f]] = _scalar_tensor(getattr(s0, f))
-            elif f in fields and getattr(s0, f) is not None:
+            elif f in fields and getattr(s0, f) is not None and getattr(s0, f)[0] is not None:
                 st[fields[f]] = wrap(getattr(s0, f)[0]._value)
 
     # --- state_dict -------------------------------------------------------------------

@@ -47,7 +47,10 @@ __all__ = ["save", "load", "add_safe_globals", "clear_safe_globals", "get_safe_g
 DEFAULT_PROTOCOL = 2
 _TRUE = ("1", "y", "yes", "true")
 
+from .options import SourceChangeWarning, get_default_mmap_options, set_default_mmap_options  # noqa: E402,F401
+
 # --- save ----------------------------------------------------------------------------------
+
 
 def _root(buf):
     from ..tensor import root  # noqa: PLC0415
@@ -225,12 +228,13 @@ def _read_bytes(f, use_mmap):
         if use_mmap:
             raise ValueError("f must be a file path in order to use the mmap argument")
         return bytearray(f.read())
-    with open(os.fspath(f), "rb") as fh:
+    shared = use_mmap and get_default_mmap_options() == _mmap.MAP_SHARED  # writes go to the file
+    with open(os.fspath(f), "r+b" if shared else "rb") as fh:
         if use_mmap:
             size = os.fstat(fh.fileno()).st_size
             if size == 0:
                 return bytearray()
-            return _mmap.mmap(fh.fileno(), size, access=_mmap.ACCESS_COPY)
+            return _mmap.mmap(fh.fileno(), size, access=_mmap.ACCESS_WRITE if shared else _mmap.ACCESS_COPY)
         return bytearray(fh.read())
 
 
