@@ -249,39 +249,25 @@ def execute(roots, seeds, retain_graph, create_graph, capture=None, accumulate=T
             while heap:
                 node = pop(heap)[1]
                 gs = grads.pop(node)
-                if node.plain and plain_ok:  # call_node's common case (_plain_rules), and the sends inline
+                if node.plain and plain_ok:  # call_node's common case, inline (_plain_rules: saved values)
                     prim = node.prim
                     if node.vers is None and not prim.saves_out and node.args is not None:  # nothing saved to check
                         outs = apply_vjp_rules(prim, gs, node, node.args, node.params, node.parents, _WHAT)
                     else:
                         outs = _plain_rules(node, gs, release)
-                    if anomaly:
-                        _check_nan(node, outs)
-                    for e, c in zip(node.edges, outs):
-                        if c is not None:
-                            m = e[0]
-                            if m.outs is None:
-                                prev = grads.get(m)
-                                if prev is None:
-                                    grads[m] = c
-                                    push(heap, (-m.seq, m))
-                                else:
-                                    grads[m] = add(prev, c)
-                            else:
-                                _send(grads, heap, m, e[1], c)
-                    continue
-                if node.pre_hooks or node.retains or capture is not None or type(node) is AccumulateGrad:
-                    gs = _pre(node, gs, create_graph, capture, captured)
-                    if type(node) is AccumulateGrad:
-                        if gs is not None and accumulate and capture is None:
-                            _accumulate(node.variable, gs, create_graph)
-                        continue
-                    if needed is not None and node not in needed or stop is not None and node in stop:
-                        continue
-                outs = call_node(node, gs, create_graph, release)
+                else:
+                    if node.pre_hooks or node.retains or capture is not None or type(node) is AccumulateGrad:
+                        gs = _pre(node, gs, create_graph, capture, captured)
+                        if type(node) is AccumulateGrad:
+                            if gs is not None and accumulate and capture is None:
+                                _accumulate(node.variable, gs, create_graph)
+                            continue
+                        if needed is not None and node not in needed or stop is not None and node in stop:
+                            continue
+                    outs = call_node(node, gs, create_graph, release)
                 if anomaly:
                     _check_nan(node, outs)
-                if node.hooks:
+                if node.hooks:  # (never on a plain node)
                     outs = _node_hooks(node, outs, gs, create_graph)
                 for e, c in zip(node.edges, outs):
                     if c is not None:
