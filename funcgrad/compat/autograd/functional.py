@@ -120,17 +120,21 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     return _post(out, create_graph), _post(gs if is_tuple else gs[0], create_graph)
 
 
-def jvp(func, inputs, v=None, create_graph=False, strict=False):
-    """``(func(inputs), J v)`` in forward mode (``fg.jvp``)."""
-    is_tuple, xs = _tup(inputs, "inputs", "jvp")
-    xs = _prep(xs, create_graph)
+def _input_vs(v, xs, fname):
+    """The vectors against the inputs: ``v`` checked, or ones for a single one-element input."""
     if v is None:
         if len(xs) != 1 or xs[0].numel() != 1:
             raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
                                "single Tensor with a single element.")
-        vs = (creation.ones_like(xs[0]),)
-    else:
-        vs = _check_v(v, xs, "jvp")
+        return (creation.ones_like(xs[0]),)
+    return _check_v(v, xs, fname)
+
+
+def jvp(func, inputs, v=None, create_graph=False, strict=False):
+    """``(func(inputs), J v)`` in forward mode (``fg.jvp``)."""
+    is_tuple, xs = _tup(inputs, "inputs", "jvp")
+    xs = _prep(xs, create_graph)
+    vs = _input_vs(v, xs, "jvp")
     if strict:
         _strict(func, xs, per_pair=False)
     out, jv = _func.jvp(func, xs, vs)
@@ -193,13 +197,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
 def _hv(func, inputs, v, create_graph, strict, fname):
     is_tuple, xs = _tup(inputs, "inputs", fname)
     xs = _prep(xs, create_graph)
-    if v is None:
-        if len(xs) != 1 or xs[0].numel() != 1:
-            raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
-                               "single Tensor with a single element.")
-        vs = (creation.ones_like(xs[0]),)
-    else:
-        vs = _check_v(v, xs, fname)
+    vs = _input_vs(v, xs, fname)
     f = _scalar(func, fname)
     if strict:
         _strict(f, xs, per_pair=False)
