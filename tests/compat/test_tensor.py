@@ -296,3 +296,13 @@ def test_meshgrid_ij_and_xy():
     assert x.grad.tolist() == [3.0, 5.0, 7.0]
     with pytest.raises(RuntimeError, match="same dtype"):
         torch.meshgrid(torch.arange(2), b, indexing="ij")
+
+
+def test_size_arithmetic_stays_a_size():
+    s = torch.Size([2, 3])
+    for r in (s + s, s + (4,), (1,) + s, s * 2, 2 * s, s[1:]):
+        assert type(r) is torch.Size
+    assert (1,) + s == (1, 2, 3) and s * 2 == (2, 3, 2, 3)
+    assert repr(s + (4,)) == "torch.Size([2, 3, 4])"
+    with pytest.raises(TypeError, match="can only concatenate tuple"):
+        s + [1]
