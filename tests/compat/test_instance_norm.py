@@ -60,7 +60,26 @@ def test_gradients_match_finite_differences_and_backward():
 
 
 def test_bad_input():
-    with pytest.raises(ValueError, match="expected 4D input"):
-        nn.InstanceNorm2d(3)(torch.ones(3, 4, 4))
+    with pytest.raises(ValueError, match=r"expected 3D or 4D input \(got 2D input\)"):  # (3D: unbatched)
+        nn.InstanceNorm2d(3)(torch.ones(3, 4))
     with pytest.raises(ValueError, match="more than 1 spatial element"):
         nn.InstanceNorm1d(3)(torch.ones(2, 3, 1))
+
+
+@pytest.mark.parametrize("cls, shape", [(torch.nn.InstanceNorm1d, (3, 5)), (torch.nn.InstanceNorm2d, (3, 4, 4)),
+                                        (torch.nn.InstanceNorm3d, (3, 2, 3, 4))])
+def test_unbatched_input_is_a_batch_of_one(cls, shape):
+    m = cls(3, affine=True)
+    x = torch.randn(*shape)
+    out = m(x)
+    assert tuple(out.shape) == shape
+    np.testing.assert_allclose(out.detach().numpy(), m(x.unsqueeze(0))[0].detach().numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_feature_size_mismatch_and_bad_rank():
+    with pytest.raises(ValueError, match=r"size at dim=1 to match num_features \(3\), but got: 4"):
+        torch.nn.InstanceNorm2d(3, affine=True)(torch.randn(2, 4, 5, 5))
+    with pytest.warns(UserWarning, match="num_features"):
+        torch.nn.InstanceNorm2d(3)(torch.randn(2, 4, 5, 5))
+    with pytest.raises(ValueError, match=r"expected 3D or 4D input \(got 1D input\)"):
+        torch.nn.InstanceNorm2d(3)(torch.randn(3))

@@ -3,6 +3,8 @@ LocalResponseNorm (and F.rms_norm, F.local_response_norm)."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import creation as _c
@@ -150,8 +152,21 @@ class _InstanceNorm(_NormBase):
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
 
     def forward(self, input):
-        if input.dim() != self._nd + 2:
-            raise ValueError(f"expected {self._nd + 2}D input (got {input.dim()}D input)")
+        if input.dim() not in (self._nd + 1, self._nd + 2):
+            raise ValueError(f"expected {self._nd + 1}D or {self._nd + 2}D input (got {input.dim()}D input)")
+        feature_dim = input.dim() - self._nd - 1  # 0 for an unbatched input (C, ...), as PyTorch's
+        if input.shape[feature_dim] != self.num_features:
+            msg = (f"expected input's size at dim={feature_dim} to match num_features ({self.num_features}), "
+                   f"but got: {input.shape[feature_dim]}.")
+            if self.affine:
+                raise ValueError(msg)
+            warnings.warn(msg + " You can silence this warning by not passing in num_features, which is not "
+                          "used because affine=False", stacklevel=2)
+        if feature_dim == 0:  # unbatched: a batch of one
+            return self._normalize(input.unsqueeze(0)).squeeze(0)
+        return self._normalize(input)
+
+    def _normalize(self, input):
         use_input_stats = self.training or not self.track_running_stats
         if use_input_stats and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked.add_(1)
