@@ -91,8 +91,9 @@ def test_instance_norm3d():
     mean = x.mean((2, 3, 4), keepdims=True)
     ref = (x - mean) / np.sqrt(x.var((2, 3, 4), keepdims=True) + 1e-5)
     np.testing.assert_allclose(m(_t(x)).detach().numpy(), ref, rtol=1e-10)
-    with pytest.raises(ValueError, match="expected 5D input"):
-        m(_t(x[0]))
+    np.testing.assert_allclose(m(_t(x[0])).detach().numpy(), ref[0], rtol=1e-10)  # unbatched (C, D, H, W)
+    with pytest.raises(ValueError, match=r"expected 4D or 5D input \(got 3D input\)"):
+        m(_t(x[0, 0]))
 
 
 def test_dropout3d_zeroes_whole_channels():
