@@ -15,6 +15,7 @@ from . import _validate as check
 from ._dispatch import FUNCS, apply, name_grad, op, promote
 from .dtypes import buf_of
 from .device import check_same, like, xp_of
+from .ops_nn_aliases import constant_pad_nd
 from .tensor import Tensor, _dim, wrap
 
 
@@ -174,8 +175,18 @@ def _diag(input, offset):
 
 @op("diag_embed")
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
-    return FUNCS["stack"]([diag(r, offset) for r in input.reshape(-1, input.shape[-1])]).reshape(
-        *input.shape[:-1], input.shape[-1] + abs(offset), input.shape[-1] + abs(offset))
+    """Matrices (in dims ``dim1``, ``dim2`` of the result) whose ``offset`` diagonal is the last dim of ``input``:
+    one vectorized product with the identity, padded for the offset (no loop over the matrices)."""
+    nd = input.ndim + 1
+    d1, d2 = check.dim(dim1, nd), check.dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    n, k = input.shape[-1], abs(int(offset))
+    eye = wrap(like(np.eye(n, dtype=bool), input._value))
+    out = FUNCS["where"](eye, input.unsqueeze(-1), wrap(xp_of(input._value).zeros((), buf_of(input).dtype)))
+    if k:  # the n x n block sits above (offset > 0) or below the main diagonal of an (n+k) x (n+k) matrix
+        out = constant_pad_nd(out, (k, 0, 0, k) if offset > 0 else (0, k, k, 0))
+    return FUNCS["movedim"](out, (-2, -1), (d1, d2))
 
 
 @op("trace")

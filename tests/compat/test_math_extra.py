@@ -250,3 +250,29 @@ def test_import_torch_special_under_the_launcher(tmp_path):
     """)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["0.0", "[0.5]", "True"]
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3), (2, 4, 3), (0, 3), (2, 0)])
+@pytest.mark.parametrize("offset", [0, 2, -1])
+def test_diag_embed_places_the_diagonal_in_dim1_dim2(shape, offset):
+    x = np.random.default_rng(0).standard_normal(shape)
+    out = torch.diag_embed(torch.tensor(x), offset).numpy()
+    n = shape[-1] + abs(offset)
+    assert out.shape == shape[:-1] + (n, n)
+    batch = int(np.prod(shape[:-1]))
+    flat = out.reshape(batch, n, n)
+    for b, row in enumerate(x.reshape(batch, shape[-1])):
+        np.testing.assert_array_equal(flat[b], np.diag(row, offset))
+    if len(shape) >= 2:  # the matrices in other dims: rows in dim 0, columns in dim 2
+        moved = torch.diag_embed(torch.tensor(x), offset, 0, 2).numpy()
+        np.testing.assert_array_equal(moved, np.moveaxis(out, (-2, -1), (0, 2)))
+
+
+def test_diag_embed_gradient_and_errors():
+    v = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    (torch.diag_embed(v, -1) * 2).sum().backward()
+    np.testing.assert_array_equal(v.grad.numpy(), np.full((3, 4), 2.0))
+    with pytest.raises(RuntimeError, match="diagonal dimensions cannot be identical"):
+        torch.diag_embed(v, 0, 1, 1)
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        torch.diag_embed(v, 0, 3, 1)

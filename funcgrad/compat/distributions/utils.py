@@ -8,6 +8,7 @@ from numbers import Number
 
 from .. import creation as _c
 from ..grad_mode import enable_grad
+from ..ops_linalg import diag_embed
 from ..tensor import Tensor
 
 __all__ = ["broadcast_all", "clamp_probs", "euler_constant", "lazy_property", "logits_to_probs", "probs_to_logits",
@@ -86,14 +87,8 @@ class lazy_property:
 
 
 def _diag_embed(v):
-    """Square matrices with v on the diagonal and zeros elsewhere (inf stays on the diagonal),
-    vectorized over the batch."""
-    from ..dtypes import bool as _bool  # noqa: PLC0415
-    from ..ops_elementwise import where  # noqa: PLC0415
-
-    n = v.shape[-1]
-    eye = _c.eye(n, dtype=_bool, device=v.device)
-    return where(eye, v.unsqueeze(-1), v.new_zeros(()))
+    """Square matrices with v on the diagonal and zeros elsewhere (inf stays on the diagonal): torch.diag_embed."""
+    return diag_embed(v)
 
 
 def _tril_mask(n, diag, device):
