@@ -75,6 +75,19 @@ def _modified(node, t, v, i):
     )
 
 
+def _checked_saved(node):
+    """The node's saved arguments, after the checks that they are still there (not released by an earlier
+    backward) and unmodified (their version counters)."""
+    args = node.args
+    if args is None:
+        raise RuntimeError(SECOND_TIME)
+    if node.vers is not None:
+        for i, t, v in node.vers:
+            if t._vc[0] != v:
+                raise RuntimeError(_modified(node, t, v, i))
+    return args
+
+
 def call_node(node, grads, create_graph, release):
     """Gradients (Arrays or Tensors, None for none) for each of the node's edges.
 
@@ -84,18 +97,11 @@ def call_node(node, grads, create_graph, release):
     prim = node.prim
     if prim is None:  # a custom Function (or another Python-level node)
         return node.run(grads if node.outs else [grads], create_graph, release)
-    args = node.args
-    if args is None:
-        raise RuntimeError(SECOND_TIME)
-    vers = node.vers
-    if vers is not None:
-        for i, t, v in vers:
-            if t._vc[0] != v:
-                raise RuntimeError(_modified(node, t, v, i))
-        if create_graph:  # the rules see the saved tensors themselves: their use is recorded
-            args = list(args)
-            for i, t, v in vers:
-                args[i] = t
+    args = _checked_saved(node)
+    if node.vers is not None and create_graph:  # the rules see the saved tensors themselves: their use is recorded
+        args = list(args)
+        for i, t, _ in node.vers:
+            args[i] = t
     if not prim.saves_out:
         ans = node
     elif prim.multiple_results and type(prim) is CallRule and prim.residuals:
@@ -129,14 +135,7 @@ _WHAT = "funcgrad.compat backward"
 def _plain_rules(node, g, release):
     """call_node for a ``plain`` node (one output, per-argument or joint vjp rules, no hooks) when the
     backward pass is not recorded: the saved-version checks, then the rule driver."""
-    args = node.args
-    if args is None:
-        raise RuntimeError(SECOND_TIME)
-    vers = node.vers
-    if vers is not None:
-        for i, t, v in vers:
-            if t._vc[0] != v:
-                raise RuntimeError(_modified(node, t, v, i))
+    args = _checked_saved(node)
     prim = node.prim
     if prim.saves_out:
         if node.out_vc[0] != node.out_ver:
