@@ -43,8 +43,9 @@ def _prepare(a, axis, order, fname):
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """numpy.argsort (integer result, no derivative); ``descending`` as the array API (stable)."""
-    if as_array(a).ndim == 0 and axis is not None:  # numpy: a 0-d array argsorts to [0]
+    if as_array(a).ndim == 0 and axis is not None:  # numpy: a 0-d array argsorts to [0], as a 1-d one
         integer(axis, "axis", "argsort", allow_bool=False)
+        normalize_axis(axis, 1, fname="argsort")  # (axis 0 or -1)
         return as_array(np.zeros(1, np.intp))
     a, axis = _prepare(a, axis, order, "argsort")
     return _sp.argsort(a, axis, _stable(kind, stable), descending)

@@ -89,3 +89,13 @@ def test_partition_argpartition_lexsort():
     keys = np.random.default_rng(0).integers(0, 3, (3, 4, 5))
     assert np.array_equal(fnp.lexsort(keys, axis=0), np.lexsort(keys, axis=0))
     assert np.array_equal(fnp.lexsort(keys), np.lexsort(keys))
+
+
+@pytest.mark.parametrize("axis", [0, -1, 1, -2])
+def test_argsort_of_a_0d_array_checks_the_axis_as_numpy(axis):
+    """numpy argsorts a 0-d array as a 1-d one: axis 0 and -1 give [0], others raise AxisError."""
+    if axis in (0, -1):
+        np.testing.assert_array_equal(fnp.argsort(fnp.asarray(2.5), axis=axis), np.argsort(np.array(2.5), axis=axis))
+    else:
+        with pytest.raises(np.exceptions.AxisError):
+            fnp.argsort(fnp.asarray(2.5), axis=axis)
