@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from .. import creation as _c
+from ..ops_elementwise import where as _where
 from ..tensor import Size
 from . import constraints
 from .distribution import _finfo, _Simple, _t
@@ -22,12 +23,6 @@ __all__ = ["Normal", "Uniform", "Exponential", "Laplace", "Cauchy", "Gumbel", "H
            "Beta", "StudentT"]
 
 _LOC_SCALE = {"loc": constraints.real, "scale": constraints.positive}
-
-
-def _where(cond, a, b):
-    from ..ops_elementwise import where  # noqa: PLC0415
-
-    return where(cond, a, b)
 
 
 def _lgamma(x):
@@ -243,20 +238,19 @@ class Gumbel(TransformedDistribution):
         return self.scale.log() + (1 + euler_constant)
 
 
-class HalfNormal(TransformedDistribution):
-    """|X| for X ~ Normal(0, scale)."""
+class _Half(TransformedDistribution):
+    """|X| for X of a zero-centred symmetric family ``_base(0, scale)``: the density doubled on [0, inf)."""
 
     arg_constraints = {"scale": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _base = None  # the symmetric family (Normal, Cauchy)
 
     def __init__(self, scale, validate_args=None):
-        super().__init__(Normal(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
+        super().__init__(self._base(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
 
     scale = property(lambda self: self.base_dist.scale)
-    mean = property(lambda self: self.scale * math.sqrt(2 / math.pi))
     mode = property(lambda self: self.scale * 0.0)
-    variance = property(lambda self: self.scale ** 2 * (1 - 2 / math.pi))
 
     def log_prob(self, value):
         if self._validate_args:
@@ -274,6 +268,14 @@ class HalfNormal(TransformedDistribution):
 
     def entropy(self):
         return self.base_dist.entropy() - math.log(2)
+
+
+class HalfNormal(_Half):
+    """|X| for X ~ Normal(0, scale)."""
+
+    _base = Normal
+    mean = property(lambda self: self.scale * math.sqrt(2 / math.pi))
+    variance = property(lambda self: self.scale ** 2 * (1 - 2 / math.pi))
 
 
 class LogNormal(TransformedDistribution):

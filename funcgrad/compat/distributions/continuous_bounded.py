@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import creation as _c
 from ..grad_mode import no_grad
+from ..ops_elementwise import where as _where
 from ..tensor import Size
 from . import constraints
 from .continuous import Normal, Uniform
@@ -26,12 +27,6 @@ from .utils import (
 )
 
 __all__ = ["ContinuousBernoulli", "Kumaraswamy", "LogisticNormal", "VonMises"]
-
-
-def _where(cond, a, b):
-    from ..ops_elementwise import where  # noqa: PLC0415
-
-    return where(cond, a, b)
 
 
 class ContinuousBernoulli(ExponentialFamily):

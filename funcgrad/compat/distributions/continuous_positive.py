@@ -6,55 +6,24 @@ from __future__ import annotations
 
 import math
 
+from ..ops_elementwise import where as _where
 from ..tensor import Size
 from . import constraints
-from .continuous import Cauchy, Exponential, Gamma
+from .continuous import Cauchy, Exponential, Gamma, _Half
 from .distribution import Distribution, _finfo, _t
 from .transformed_distribution import TransformedDistribution
-from .transforms import AbsTransform, AffineTransform, ExpTransform, PowerTransform
+from .transforms import AffineTransform, ExpTransform, PowerTransform
 from .utils import broadcast_all, euler_constant
 
 __all__ = ["HalfCauchy", "Pareto", "Weibull", "InverseGamma", "GeneralizedPareto", "FisherSnedecor"]
 
 
-def _where(cond, a, b):
-    from ..ops_elementwise import where  # noqa: PLC0415
-
-    return where(cond, a, b)
-
-
-class HalfCauchy(TransformedDistribution):
+class HalfCauchy(_Half):
     """|X| for X ~ Cauchy(0, scale)."""
 
-    arg_constraints = {"scale": constraints.positive}
-    support = constraints.nonnegative
-    has_rsample = True
-
-    def __init__(self, scale, validate_args=None):
-        super().__init__(Cauchy(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
-
-    scale = property(lambda self: self.base_dist.scale)
+    _base = Cauchy
     mean = property(lambda self: self.scale.new_full(tuple(self._extended_shape()), math.inf))
-    mode = property(lambda self: self.scale * 0.0)
     variance = property(lambda self: self.base_dist.variance)
-
-    def log_prob(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
-        value = _t(value, self.scale)
-        lp = self.base_dist.log_prob(value) + math.log(2)
-        return _where(value >= 0, lp, -math.inf)
-
-    def cdf(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
-        return 2 * self.base_dist.cdf(value) - 1
-
-    def icdf(self, prob):
-        return self.base_dist.icdf((prob + 1) / 2)
-
-    def entropy(self):
-        return self.base_dist.entropy() - math.log(2)
 
 
 class Pareto(TransformedDistribution):

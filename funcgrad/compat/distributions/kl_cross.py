@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ..ops_elementwise import where as _where
 from .continuous import Beta, Exponential, Gamma, Gumbel, Laplace, Normal, Uniform
 from .continuous_bounded import ContinuousBernoulli
 from .continuous_positive import Pareto
@@ -15,12 +16,6 @@ from .utils import euler_constant
 __all__ = []
 
 _EULER = euler_constant
-
-
-def _where(cond, a, b):
-    from ..ops_elementwise import where  # noqa: PLC0415
-
-    return where(cond, a, b)
 
 
 def _x_log_x(t):
