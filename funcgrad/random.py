@@ -121,20 +121,11 @@ def _batch(args, dims, kind, **static):
     args = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
     outs = [random_p.bind(*[a if d is None else a[i] for a, d in zip(args, dims)], kind=kind, **static)
             for i in range(size)]
-    return fnp.stack(outs) if outs else fnp.zeros((0,) + _abstract_shape(args, dims, kind, static),
-                                                  _abstract_dtype(args, dims, kind, static)), 0
-
-
-def _abstract_shape(args, dims, kind, static):
-    return tuple(_abstract(*_unbatched_avals(args, dims), kind=kind, **static).shape)
-
-
-def _abstract_dtype(args, dims, kind, static):
-    return _abstract(*_unbatched_avals(args, dims), kind=kind, **static).dtype
-
-
-def _unbatched_avals(args, dims):
-    return [ShapedArray(tuple(a.shape)[1:] if d is not None else tuple(a.shape), a.dtype) for a, d in zip(args, dims)]
+    if outs:
+        return fnp.stack(outs), 0
+    one = _abstract(*[ShapedArray(tuple(a.shape)[d is not None:], a.dtype) for a, d in zip(args, dims)],
+                    kind=kind, **static)  # an empty batch: no draw, the shape of one
+    return fnp.zeros((0,) + tuple(one.shape), one.dtype), 0
 
 
 random_p = Primitive("random", _impl, _abstract, differentiable=False)

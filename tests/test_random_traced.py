@@ -107,3 +107,10 @@ def test_a_bad_key_is_a_clear_error():
         fr.normal(fnp.zeros(2), (2,))
     with pytest.raises(TypeError, match="got int"):
         fr.split(3)
+
+
+def test_vmap_over_no_keys_gives_an_empty_batch_of_draws():
+    keys = fr.split(fr.key(0), 0)
+    out = fg.vmap(lambda k: fr.normal(k, (3,), dtype=np.float32))(keys)
+    assert out.shape == (0, 3) and out.dtype == np.float32
+    assert fg.vmap(fr.split)(keys).shape == (0, 2, 2)
