@@ -5,7 +5,8 @@ import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
-from funcgrad import _standin, backend
+from funcgrad import backend
+from funcgrad.backend import standin as _standin
 
 
 def test_standin_refuses_implicit_numpy():

@@ -13,7 +13,7 @@ import builtins as _builtins
 import math as _math
 
 from . import dtypes as _dtypes
-from . import graph as _graph  # noqa: F401  (installs the compat trace)
+from .autograd import graph as _graph  # noqa: F401  (installs the compat trace)
 from ._dispatch import FUNCS as _FUNCS, METHODS as _METHODS
 from ._out import install as _install_out
 from ..backend import kind_of as _kind_of
@@ -32,7 +32,7 @@ from .dtypes import (  # noqa: F401
     get_default_dtype, half, int, int8, int16, int32, int64, long, short, uint8, promote_types, can_cast,
     uint16, uint32, uint64, float8_e4m3fn, float8_e5m2,
 )
-from .grad_mode import (  # noqa: F401
+from .autograd.grad_mode import (  # noqa: F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,
 )
 from .printing import set_printoptions  # noqa: F401

@@ -11,7 +11,7 @@ import weakref
 
 from .. import tree
 from ..array import Array, Tracer
-from .graph import TracedTensor, _traced
+from .autograd.graph import TracedTensor, _traced
 from .tensor import TENSOR_TYPES, Tensor
 
 _new = object.__new__

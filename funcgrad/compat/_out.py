@@ -49,7 +49,7 @@ ACCEPTS_OUT = frozenset("""
 
 
 def _check_grad(fname, results, outs):
-    from .grad_mode import is_grad_enabled  # noqa: PLC0415
+    from .autograd.grad_mode import is_grad_enabled  # noqa: PLC0415
 
     if is_grad_enabled() and any(getattr(t, "requires_grad", False) for t in (*results, *outs)):
         raise RuntimeError(f"{fname}(): functions with out=... arguments don't support automatic differentiation, "

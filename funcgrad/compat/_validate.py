@@ -191,7 +191,7 @@ def in_range(x, low, high, message):
 def op_error(e):
     """A plain ValueError (funcgrad's checks, numpy's) as OpError, PyTorch's RuntimeError that stays a
     ValueError.  Use: ``except ValueError as e: if type(e) is not ValueError: raise; raise op_error(e) from e``."""
-    from .graph import OpError  # noqa: PLC0415
+    from .autograd.graph import OpError  # noqa: PLC0415
 
     return OpError(str(e))
 

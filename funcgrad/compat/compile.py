@@ -29,7 +29,7 @@ from .. import tree
 from ..transforms.jit import Jitted
 from ..transforms.jit_trace import JitTracer
 from . import creation
-from .grad_mode import is_grad_enabled
+from .autograd.grad_mode import is_grad_enabled
 
 __all__ = ["compile", "OptimizedModule", "CompiledFunction"]
 
@@ -100,7 +100,7 @@ class _Compiler:
 
 def _as_tensor(x):
     """A traced value as a Tensor (module code calls Tensor methods: view, flatten(1), size(0), ...)."""
-    from .graph import TracedTensor  # noqa: PLC0415
+    from .autograd.graph import TracedTensor  # noqa: PLC0415
 
     if isinstance(x, JitTracer):
         t = object.__new__(TracedTensor)
@@ -110,7 +110,7 @@ def _as_tensor(x):
 
 
 def _unwrap(x):
-    from .graph import TracedTensor  # noqa: PLC0415
+    from .autograd.graph import TracedTensor  # noqa: PLC0415
 
     return x._value if type(x) is TracedTensor else x
 

@@ -113,7 +113,7 @@ def _random_tensor(make, shape):
     v = make(tuple(n for _, n in levels) + tuple(shape))
     for trace, _ in levels:  # outermost first: each level's batch axis is 0 one level down
         v = trace.new_tracer(v, 0)
-    from .graph import _traced  # noqa: PLC0415
+    from .autograd.graph import _traced  # noqa: PLC0415
 
     return _traced(v)
 

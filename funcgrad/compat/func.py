@@ -6,7 +6,7 @@ mode), ``jvp``/``jacfwd`` are ``fg.jvp``/``fg.jacfwd`` (true forward mode), ``ja
 rules: the function runs once for the whole batch).  What this module adds is PyTorch's surface:
 
 - the function receives compat Tensors (so Tensor methods work): each traced value is handed
-  over as a :class:`~funcgrad.compat.graph.TracedTensor` whose value is the transformation's
+  over as a :class:`~funcgrad.compat.autograd.graph.TracedTensor` whose value is the transformation's
   tracer, and the results are unwrapped before the transformation sees them.  Nesting (to any
   order) and mixing with ``fg.grad``/``fg.vmap``/``fg.jvp`` are the core's trace levels, so no
   perturbation confusion; a TracedTensor's trace sits just above its value's (graph.py);
@@ -37,7 +37,7 @@ from . import creation
 from ._func_values import _handed_out, _to_fg, _to_torch, _tree_to_fg, _tree_to_torch, _torch_fn
 from .func_modules import functional_call, replace_all_batch_norm_modules_, stack_module_state
 from .func_vmap import _check_randomness, vmap
-from .graph import TracedTensor
+from .autograd.graph import TracedTensor
 from .tensor import Tensor
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call",

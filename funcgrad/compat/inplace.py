@@ -20,7 +20,7 @@ from ..primitives.shape import reshape_p
 from . import dtypes
 from ._dispatch import apply
 from .device import device, like, mixed_devices
-from .grad_mode import STATE
+from .autograd.grad_mode import STATE
 from .tensor import Tensor, _addr, _lowest, wrap
 
 __all__ = ["inplace", "write", "positions"]

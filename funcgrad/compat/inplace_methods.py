@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ._dispatch import FUNCS, METHODS
-from .grad_mode import STATE
+from .autograd.grad_mode import STATE
 from .inplace import _check_leaf, inplace
 from .tensor import Tensor
 

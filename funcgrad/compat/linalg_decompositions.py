@@ -15,7 +15,7 @@ from .. import numpy as fnp
 from . import dtypes
 from ._dispatch import FUNCS, METHODS, op
 from .device import like
-from .grad_mode import STATE
+from .autograd.grad_mode import STATE
 from .linalg import LinAlgError, _linalg, _returns, _square, inv, solve
 from .linalg_solvers import solve_triangular
 from .tensor import Tensor, wrap

@@ -22,8 +22,8 @@ from . import _validate as check
 from . import dtypes
 from ._dispatch import METHODS, apply, as_t, cast, method, name_grad, op
 from .device import like, xp_of
-from .grad_mode import STATE
-from .graph import OpError
+from .autograd.grad_mode import STATE
+from .autograd.graph import OpError
 from .inplace import _check_leaf, _check_writable, inplace
 from .tensor import Tensor, _dim, wrap
 

@@ -198,7 +198,7 @@ for _n in ("hardshrink", "prelu"):
 def embedding_renorm_(weight, indices, max_norm, norm_type):
     """Rescale, in place, the rows of ``weight`` that ``indices`` names whose ``norm_type``-norm
     exceeds ``max_norm`` to norm ``max_norm`` (as nn.Embedding(max_norm=...) does, not recorded)."""
-    from .grad_mode import no_grad  # noqa: PLC0415
+    from .autograd.grad_mode import no_grad  # noqa: PLC0415
 
     with no_grad():
         rows = indices.reshape(-1).unique()

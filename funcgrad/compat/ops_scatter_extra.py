@@ -14,7 +14,7 @@ from ..primitives.index import getitem_p, parse_index, scatter_add_p, scatter_ma
 from . import dtypes
 from ._dispatch import FUNCS, apply, cast, method, name_grad, op
 from .device import like, xp_of
-from .graph import link_view
+from .autograd.graph import link_view
 from .inplace import inplace
 from .tensor import _addr, _dim, _lowest, root, wrap
 
@@ -224,7 +224,7 @@ def as_strided(input, size, stride, storage_offset=None):
 @method("as_strided_")
 def as_strided_(self, size, stride, storage_offset=None):
     """``self`` made the :func:`as_strided` view of its storage (sizes, strides and offset change in place)."""
-    from .grad_mode import STATE  # noqa: PLC0415
+    from .autograd.grad_mode import STATE  # noqa: PLC0415
     from .inplace import _check_leaf  # noqa: PLC0415
 
     if STATE.enabled:

@@ -17,7 +17,7 @@ from . import dtypes
 from .dtypes import buf_of
 from . import _validate as check
 from ._dispatch import apply, cast, ints, method, name_grad, norm_dim, op
-from .graph import link_view
+from .autograd.graph import link_view
 from .device import like, xp_of
 from .tensor import Tensor, _dim, wrap
 

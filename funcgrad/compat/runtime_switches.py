@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import settings
 from .amp import autocast_mode as _ac
-from .grad_mode import STATE
+from .autograd.grad_mode import STATE
 
 __all__ = ["get_deterministic_debug_mode", "set_deterministic_debug_mode", "set_warn_always",
            "is_warn_always_enabled", "set_flush_denormal", "get_num_interop_threads", "set_num_interop_threads",

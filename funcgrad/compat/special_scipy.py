@@ -17,7 +17,7 @@ import scipy.special as _sp
 
 from ._dispatch import FUNCS, as_t, float_input, promote
 from .device import like
-from .function import Function
+from .autograd.function import Function
 from .tensor import Tensor, wrap
 
 __all__ = ["erfcx", "zeta", "spherical_bessel_j0", "modified_bessel_k0", "modified_bessel_k1",

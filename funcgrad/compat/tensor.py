@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _standin, backend
+from .. import backend
+from ..backend import standin as _standin
 from ..backend import is_float_dtype, kind_of
 from ..core import Tracer
 from . import _validate, dtypes
@@ -258,7 +259,7 @@ class Tensor(Tracer):
 
     def register_hook(self, hook):
         """``hook(grad)`` runs when this tensor's gradient is computed; a returned tensor replaces it."""
-        from .hooks import RemovableHandle  # noqa: PLC0415
+        from .utils.hooks import RemovableHandle  # noqa: PLC0415
 
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
@@ -273,7 +274,7 @@ class Tensor(Tracer):
         return RemovableHandle(fn.pre_hooks.setdefault(self._output_nr, []), hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None, **kwargs):
-        from .engine import backward  # noqa: PLC0415
+        from .autograd.engine import backward  # noqa: PLC0415
 
         backward([self], None if gradient is None else [gradient], retain_graph, create_graph,
                  inputs=inputs, **kwargs)

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from .. import _standin
+from ..backend import standin as _standin, standin_cupy as _standin_cupy
 from ..backend import ML_FLOATS, NoDeviceImplementationError, namespace_of
 from ..core import Primitive, ShapedArray
 from ._batching import elementwise_rule
@@ -61,7 +61,7 @@ def scipy_namespace(xp, sub):
         if xp is np:
             ns = importlib.import_module(f"scipy.{sub}")
         elif xp is _standin.namespace:
-            ns = _standin.scipy_namespace(sub, importlib.import_module(f"scipy.{sub}"))
+            ns = _standin_cupy.scipy_namespace(sub, importlib.import_module(f"scipy.{sub}"))
         else:  # cupy
             ns = importlib.import_module(f"cupyx.scipy.{sub}")
     except ImportError:
@@ -90,7 +90,7 @@ def missing_error(name, xp, sub="special"):
         )
     if _device_name(xp) == "cuda":
         lib = f"cupyx.scipy.{sub} (part of cupy)"
-    elif name in _standin.CUPYX_LACKS.get(sub, ()):
+    elif name in _standin_cupy.CUPYX_LACKS.get(sub, ()):
         lib = f"cupyx.scipy.{sub} (mirrored by the stand-in)"
     else:
         lib = f"scipy.{sub} (pip install scipy)"

@@ -18,7 +18,7 @@ import funcgrad as fg
 import funcgrad.compat as torch
 import funcgrad.compat.nn as nn
 import funcgrad.compat.nn.functional as F
-from funcgrad._standin import StandinArray
+from funcgrad.backend.standin import StandinArray
 
 DEV = "standin"
 

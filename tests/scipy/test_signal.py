@@ -6,7 +6,7 @@ import pytest
 import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.scipy.signal as fsig
-from funcgrad import _standin
+from funcgrad.backend import standin as _standin
 from funcgrad.primitives import special as sp_prims
 
 ss = pytest.importorskip("scipy.signal")

@@ -8,7 +8,7 @@ import pytest
 import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.scipy.special as fsp
-from funcgrad import _standin
+from funcgrad.backend import standin as _standin
 from funcgrad.backend import NoDeviceImplementationError
 from funcgrad.primitives import special as sp_prims
 from funcgrad.testing import check_grads

@@ -98,7 +98,7 @@ class GradScaler:
         from ..creation import full  # noqa: PLC0415
         from ..device import xp_of  # noqa: PLC0415
         from ..dtypes import float32  # noqa: PLC0415
-        from ..grad_mode import no_grad  # noqa: PLC0415
+        from ..autograd.grad_mode import no_grad  # noqa: PLC0415
 
         found = {}
         with no_grad():

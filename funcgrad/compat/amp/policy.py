@@ -24,7 +24,7 @@ import numpy as np
 
 from ...backend import kind_of
 from .._dispatch import cast
-from ..grad_mode import STATE
+from ..autograd.grad_mode import STATE
 from ..tensor import TENSOR_TYPES, Tensor
 
 __all__ = ["LOWER", "FP32", "KEEP", "BANNED", "install", "uninstall", "LOCAL"]

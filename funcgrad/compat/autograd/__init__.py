@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import warnings
 
-from .. import grad_mode as _gm
-from ..anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly  # noqa: F401
-from ..engine import backward as _backward, grad  # noqa: F401
-from ..function import Function, FunctionCtx, InplaceFunction, NestedIOFunction, once_differentiable  # noqa: F401
-from ..grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
+from . import grad_mode as _gm
+from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly  # noqa: F401
+from .engine import backward as _backward, grad  # noqa: F401
+from .function import Function, FunctionCtx, InplaceFunction, NestedIOFunction, once_differentiable  # noqa: F401
+from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
 from ..tensor import Tensor
 from . import functional  # noqa: F401
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
@@ -57,8 +57,8 @@ class Variable(metaclass=_VariableMeta):
 _ = _gm
 
 
-from .. import anomaly as anomaly_mode  # noqa: E402,F401  (torch.autograd.anomaly_mode)
-from .. import function, grad_mode  # noqa: E402,F401  (torch.autograd.function, torch.autograd.grad_mode)
+from . import anomaly_mode  # noqa: E402,F401  (torch.autograd.anomaly_mode)
+from . import function, grad_mode  # noqa: E402,F401  (torch.autograd.function, torch.autograd.grad_mode)
 from . import variable  # noqa: E402,F401
 
 

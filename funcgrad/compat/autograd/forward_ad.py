@@ -77,7 +77,7 @@ def make_dual(tensor, tangent, *, level=None):
 
 def _tangent(t, duals):
     from .. import creation  # noqa: PLC0415
-    from ..engine import grad as _grad  # noqa: PLC0415
+    from .engine import grad as _grad  # noqa: PLC0415
 
     for d, tan in duals:
         if d is t:

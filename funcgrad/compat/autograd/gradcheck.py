@@ -8,7 +8,7 @@ import numpy as np
 
 from ...backend import to_numpy
 from ..device import like
-from ..engine import grad as _grad
+from .engine import grad as _grad
 from ..tensor import Tensor, wrap
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]

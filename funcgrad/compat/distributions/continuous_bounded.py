@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from .. import creation as _c
-from ..grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 from ..ops_elementwise import where as _where
 from ..tensor import Size
 from . import constraints

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from .. import creation as _c
-from ..grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 from ..tensor import Size
 from . import constraints
 from .distribution import Distribution, _draw, _host, _Simple

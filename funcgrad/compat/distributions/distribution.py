@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .. import creation as _c
-from ..grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 from ..tensor import Size, Tensor
 from . import constraints
 from .utils import lazy_property

@@ -14,7 +14,7 @@ import numpy as np
 from scipy import special as _sp
 
 from .. import creation as _c
-from ..function import Function
+from ..autograd.function import Function
 
 __all__ = ["standard_gamma"]
 

@@ -4,7 +4,7 @@ differentiable in both the weights and the component parameters)."""
 
 from __future__ import annotations
 
-from ..grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 from ..tensor import Size
 from . import constraints
 from .discrete import Categorical

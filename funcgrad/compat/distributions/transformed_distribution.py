@@ -4,7 +4,7 @@ monotone transforms)."""
 
 from __future__ import annotations
 
-from ..grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 from ..tensor import Size, Tensor
 from . import constraints
 from .distribution import Distribution

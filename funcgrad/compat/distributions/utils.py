@@ -7,7 +7,7 @@ import functools
 from numbers import Number
 
 from .. import creation as _c
-from ..grad_mode import enable_grad
+from ..autograd.grad_mode import enable_grad
 from ..ops_linalg import diag_embed
 from ..tensor import Tensor
 

@@ -11,7 +11,7 @@ input requires grad, the full hooks run at the output stage with all-None
 
 from __future__ import annotations
 
-from ..function import Function
+from ..autograd.function import Function
 from ..tensor import Tensor
 
 __all__ = ["BackwardHookState"]

@@ -24,7 +24,7 @@ from . import functional_checked as _checked
 from .functional_checked import (  # noqa: F401
     avg_pool1d, avg_pool2d, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, huber_loss, linear, one_hot,
 )
-from ..grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 from .upsampling import interpolate, upsample  # noqa: F401
 from .attention import scaled_dot_product_attention  # noqa: F401
 from .padding import pad  # noqa: F401

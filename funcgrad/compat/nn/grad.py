@@ -8,8 +8,8 @@ result stays differentiable.
 from __future__ import annotations
 
 from .. import creation as _c
-from ..engine import grad as _grad
-from ..grad_mode import enable_grad
+from ..autograd.engine import grad as _grad
+from ..autograd.grad_mode import enable_grad
 from . import functional as F
 
 __all__ = ["conv1d_input", "conv1d_weight", "conv2d_input", "conv2d_weight", "conv3d_input", "conv3d_weight"]

@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from ...nn.init import _fan, calculate_gain, fans
-from ..grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 
 __all__ = [
     "calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_", "dirac_",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import OrderedDict, namedtuple
 
-from ..grad_mode import is_grad_enabled, no_grad
-from ..graph import OpError as _op_error
-from ..hooks import RemovableHandle
+from ..autograd.grad_mode import is_grad_enabled, no_grad
+from ..autograd.graph import OpError as _op_error
+from ..utils.hooks import RemovableHandle
 from ..tensor import Tensor
 from .parameter import Buffer, Parameter
 

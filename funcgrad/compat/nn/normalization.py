@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import creation as _c
 from ..dtypes import int64
-from ..grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 from . import functional as F
 from . import init
 from ._construction import _factory
@@ -242,7 +242,7 @@ class RMSNorm(Module):
 
 
 def _no_grad():
-    from ..grad_mode import no_grad  # noqa: PLC0415
+    from ..autograd.grad_mode import no_grad  # noqa: PLC0415
 
     return no_grad()
 

@@ -13,7 +13,7 @@ import contextlib
 import warnings
 
 from ..device import device as _device
-from ..grad_mode import is_grad_enabled
+from ..autograd.grad_mode import is_grad_enabled
 from ..tensor import Tensor
 from .module import Module
 

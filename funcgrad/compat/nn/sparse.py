@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import creation as _c
-from ..grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 from ..ops_shape import stack as _stack
 from . import functional as F
 from . import init
@@ -130,7 +130,7 @@ class EmbeddingBag(Module):
         if _weight is None:
             self.weight = Parameter(_c.randn(num_embeddings, embedding_dim, **_factory(device, dtype)))
             if padding_idx is not None:
-                from ..grad_mode import no_grad  # noqa: PLC0415
+                from ..autograd.grad_mode import no_grad  # noqa: PLC0415
 
                 with no_grad():
                     self.weight[padding_idx].fill_(0.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..grad_mode import enable_grad, no_grad
+from ..autograd.grad_mode import enable_grad, no_grad
 from ..tensor import Tensor, wrap
 from .line_search import scalar, strong_wolfe
 from .optimizer import Optimizer

@@ -16,7 +16,7 @@ from collections import defaultdict
 import numpy as np
 
 from ...array import Array
-from ..grad_mode import enable_grad, no_grad
+from ..autograd.grad_mode import enable_grad, no_grad
 from ..tensor import Tensor, wrap
 
 __all__ = ["Optimizer", "required"]

@@ -12,7 +12,7 @@ from copy import deepcopy
 
 from .. import creation as _c
 from ..dtypes import int64
-from ..grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 from ..nn.module import Module
 from .lr_scheduler import LRScheduler
 

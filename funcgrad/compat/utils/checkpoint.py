@@ -35,9 +35,9 @@ import optree
 
 from ...backend import kind_of
 from .. import creation
-from ..grad_mode import STATE
+from ..autograd.grad_mode import STATE
 from ...array import Tracer
-from ..graph import _SEQ, AccumulateGrad, Node, TracedTensor, _Aval, edge_of
+from ..autograd.graph import _SEQ, AccumulateGrad, Node, TracedTensor, _Aval, edge_of
 from ..tensor import Tensor, wrap
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointNode"]
@@ -147,7 +147,7 @@ class CheckpointNode(Node):
         return self.out_metas[nr]
 
     def run(self, grads, create_graph, release):
-        from ..engine import SECOND_TIME, execute  # noqa: PLC0415
+        from ..autograd.engine import SECOND_TIME, execute  # noqa: PLC0415
 
         if self.inputs is None:
             raise RuntimeError(SECOND_TIME)
@@ -182,7 +182,7 @@ class CheckpointNode(Node):
 
 
 def _arr(buf):
-    from ..engine import _arr as arr  # noqa: PLC0415
+    from ..autograd.engine import _arr as arr  # noqa: PLC0415
 
     return arr(buf)
 

@@ -8,7 +8,7 @@ import numpy as np
 from PIL import Image
 
 from .. import dtypes
-from ..grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 from ..ops_shape import cat, stack
 from ..tensor import Tensor
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ....optim import global_norm
-from ...grad_mode import no_grad
+from ...autograd.grad_mode import no_grad
 from ...tensor import Tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]

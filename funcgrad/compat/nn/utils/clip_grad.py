@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import warnings
 
-from ...grad_mode import no_grad
+from ...autograd.grad_mode import no_grad
 from ...tensor import Tensor
 
 __all__ = ["get_total_norm", "clip_grads_with_norm_", "clip_grad_norm"]

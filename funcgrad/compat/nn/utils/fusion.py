@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from ...grad_mode import no_grad
+from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
 
 __all__ = ["fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval", "fuse_linear_bn_weights"]

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from ...grad_mode import no_grad
+from ...autograd.grad_mode import no_grad
 from ..module import Module
 from . import parametrize
 

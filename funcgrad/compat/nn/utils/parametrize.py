@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 
-from ...grad_mode import no_grad
+from ...autograd.grad_mode import no_grad
 from ...tensor import Tensor
 from ..containers import ModuleDict, ModuleList
 from ..module import Module

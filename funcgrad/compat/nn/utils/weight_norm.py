@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import warnings
 
-from ...grad_mode import no_grad
+from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
 
 __all__ = ["weight_norm", "remove_weight_norm", "spectral_norm", "remove_spectral_norm"]

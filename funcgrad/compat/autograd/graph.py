@@ -15,20 +15,20 @@ import itertools
 
 import numpy as np
 
-from .. import backend
-from ..array import AvalProps
-from ..backend import XP_OF_TYPE
-from ..core import ALL_ARGS, Array, Trace
-from ..core import _impl_error as _core_impl_error
-from ..transforms.reverse import CallRule
-from .dtypes_limited import LIMITED, check as _check_limited
+from ... import backend
+from ...array import AvalProps
+from ...backend import XP_OF_TYPE
+from ...core import ALL_ARGS, Array, Trace
+from ...core import _impl_error as _core_impl_error
+from ...transforms.reverse import CallRule
+from ..dtypes_limited import LIMITED, check as _check_limited
 
 # _record and the fast path test a dtype's kind and itemsize before the (slower) set lookup: every
 # limited dtype must pass that test
 if not all(d.kind in "uV" or d.itemsize == 1 for d in LIMITED):
-    raise ImportError("funcgrad.compat.graph: a limited dtype escapes the kind/itemsize pre-test")
+    raise ImportError("funcgrad.compat.autograd.graph: a limited dtype escapes the kind/itemsize pre-test")
 from .grad_mode import STATE
-from .tensor import Tensor, TENSOR_TYPES, wrap
+from ..tensor import Tensor, TENSOR_TYPES, wrap
 
 __all__ = ["TRACE", "Node", "AccumulateGrad"]
 
@@ -122,7 +122,7 @@ class Node(AvalProps):
 
     def register_hook(self, fn):
         """``fn(grad_inputs, grad_outputs)`` runs after this node; may return new grad_inputs."""
-        from .hooks import RemovableHandle  # noqa: PLC0415
+        from ..utils.hooks import RemovableHandle  # noqa: PLC0415
 
         if self.hooks is None:
             self.hooks = []
@@ -130,7 +130,7 @@ class Node(AvalProps):
         return RemovableHandle(self.hooks, fn)
 
     def register_prehook(self, fn):
-        from .hooks import RemovableHandle  # noqa: PLC0415
+        from ..utils.hooks import RemovableHandle  # noqa: PLC0415
 
         if self.pre_hooks is None:
             self.pre_hooks = {}
@@ -388,7 +388,7 @@ class TracedTensor(Tensor):
 
     def detach(self):
         """Out of every differentiation watching the value (PyTorch's detach inside torch.func)."""
-        from ..transforms.api import stop_gradient  # noqa: PLC0415
+        from ...transforms.api import stop_gradient  # noqa: PLC0415
 
         return _traced(stop_gradient(self._value))
 
@@ -430,7 +430,7 @@ class _TracedTrace(Trace):
 def _apply_traced(prim, args, params):
     vals = [_traced_operand(a) for a in args]
     if not STATE.enabled and prim.differentiable:
-        from ..transforms.api import stop_gradient  # noqa: PLC0415
+        from ...transforms.api import stop_gradient  # noqa: PLC0415
 
         vals = [stop_gradient(v) if type(a) is TracedTensor else v for a, v in zip(args, vals)]
     out = prim.bind(*vals, **params)
@@ -635,7 +635,7 @@ def _on_one_device(prim, args, vals, err):
         if type(a) in TENSOR_TYPES and (v.ndim or type(v) is not np.ndarray):
             devs.setdefault(str(backend.device_of(v)), v)
     if len(devs) > 1:
-        from .device import mixed_devices  # noqa: PLC0415
+        from ..device import mixed_devices  # noqa: PLC0415
 
         raise mixed_devices(*list(devs)[:2]) from None
     target = next(iter(devs.values()), None)
@@ -648,7 +648,7 @@ def _on_one_device(prim, args, vals, err):
         for i, (a, v) in enumerate(zip(args, vals)):
             if type(v) in XP_OF_TYPE and backend.device_of(v) != dev:
                 if type(a) in TENSOR_TYPES:  # a 0-d cpu tensor: a recorded copy (its gradient goes back)
-                    from .ops_convert import _to_device  # noqa: PLC0415
+                    from ..ops_convert import _to_device  # noqa: PLC0415
 
                     moved[i] = _to_device(a, str(dev))
                 else:

@@ -16,8 +16,8 @@ import os
 import ml_dtypes
 import numpy as np
 
-from . import _standin
-from .errors import DeviceMismatchError, NoDeviceImplementationError  # noqa: F401  (public here too)
+from . import standin as _standin, standin_cupy as _standin_cupy
+from ..errors import DeviceMismatchError, NoDeviceImplementationError  # noqa: F401  (public here too)
 
 __all__ = [
     "Device", "Backend", "DeviceMismatchError", "devices", "get_device", "namespace_of",
@@ -267,7 +267,7 @@ def linalg_raises(xp):
     if xp is np:
         return contextlib.nullcontext()
     if xp is _standin.namespace:
-        return _standin.errstate(linalg="raise")
+        return _standin_cupy.errstate(linalg="raise")
     import cupyx  # noqa: PLC0415 - cupy is loaded whenever xp is cupy
 
     return cupyx.errstate(linalg="raise")

@@ -16,14 +16,14 @@ import re
 
 import numpy as np
 
-from ..backend import is_float_dtype
-from ..core import Array, Zero
-from ..primitives.elementwise import add
-from ..transforms.reverse import CallRule, apply_vjp_rules
+from ...backend import is_float_dtype
+from ...core import Array, Zero
+from ...primitives.elementwise import add
+from ...transforms.reverse import CallRule, apply_vjp_rules
 from .grad_mode import STATE
-from .device import xp_of
+from ..device import xp_of
 from .graph import AccumulateGrad, _Aval, compiled_backward_results, edge_of
-from .tensor import Tensor, wrap
+from ..tensor import Tensor, wrap
 
 __all__ = ["backward", "grad", "call_node"]
 
@@ -194,7 +194,7 @@ def _check_hook_result(hook, g, new):
         raise RuntimeError(f"hook '{name}' has changed the size of value")
     got = g._value.dtype if isinstance(g, Tensor) else g.dtype  # (a Tensor under create_graph)
     if new._value.dtype != got:
-        from ._validate import scalar_name as _scalar_type  # noqa: PLC0415
+        from .._validate import scalar_name as _scalar_type  # noqa: PLC0415
 
         raise RuntimeError(f"hook '{name}' has changed the type of value (was torch.{_scalar_type(got)}Tensor "
                            f"got torch.{_scalar_type(new._value.dtype)}Tensor)")
@@ -378,7 +378,7 @@ def _seed(t, g, create_graph):
         buf = xp_of(t._value).ones_like(t._value)  # on the output's device
         return wrap(buf) if create_graph else _arr(buf)
     if not isinstance(g, Tensor):
-        from .creation import tensor as _tensor  # noqa: PLC0415
+        from ..creation import tensor as _tensor  # noqa: PLC0415
 
         g = _tensor(g, dtype=t.dtype, device=t.device)
     if g.device != t.device:

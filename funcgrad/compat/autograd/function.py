@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backend import kind_of
-from ..core import Array
-from .device import like, xp_of
+from ...backend import kind_of
+from ...core import Array
+from ..device import like, xp_of
 from .grad_mode import STATE
 from .graph import _SEQ, Node, _Aval, edge_of
-from .tensor import Tensor, wrap
+from ..tensor import Tensor, wrap
 
 __all__ = ["Function", "FunctionCtx", "FunctionNode", "once_differentiable"]
 
@@ -123,11 +123,11 @@ class FunctionNode(Node):
                 if not ok:
                     raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
                                        f"{list(r.shape)} but expected shape compatible with {list(shape)}")
-                from ..transforms.reverse import fit_cotangent  # noqa: PLC0415
+                from ...transforms.reverse import fit_cotangent  # noqa: PLC0415
 
                 r = fit_cotangent(r, tuple(shape), dtype, self, i)
             if r._value.dtype != dtype:
-                from ._dispatch import cast  # noqa: PLC0415
+                from .._dispatch import cast  # noqa: PLC0415
 
                 r = cast(r, dtype)
             out.append(r if create_graph else _arr(r._value))

@@ -353,5 +353,3 @@ namespace.asarray = asarray
 namespace.array = asarray
 namespace.asnumpy = asnumpy
 
-# cupy's differences from numpy's namespace (where, *_like, matmul, convolve, linalg, scipy)
-from ._standin_cupy import CUPYX_LACKS, errstate, scipy_namespace  # noqa: E402, F401

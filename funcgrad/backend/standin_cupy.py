@@ -1,6 +1,6 @@
-"""The stand-in's copies of cupy's differences from numpy (funcgrad/_standin.py documents them).
+"""The stand-in's copies of cupy's differences from numpy (funcgrad/backend/standin.py documents them).
 
-Installed into ``funcgrad._standin.namespace`` when that module is imported: creation
+Installed into ``funcgrad.backend.standin.namespace`` when that module is imported: creation
 ``*_like`` functions, ``where``, ``matmul``, 1-d ``convolve``/``correlate``, quiet
 ``linalg`` with ``errstate``, and the scipy namespaces with cupyx's gaps.
 """
@@ -11,7 +11,7 @@ import contextlib
 
 import numpy as _np
 
-from ._standin import _Namespace, _unwrap, _wrap, namespace
+from .standin import _Namespace, _unwrap, _wrap, namespace
 
 __all__ = ["errstate", "scipy_namespace", "CUPYX_LACKS"]
 
