@@ -23,7 +23,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "funcgrad"
 
 # The layers, lowest first.  A part is funcgrad's top-level module or subpackage.
 LAYERS = (
-    ("errors", "backend", "tree", "_standin", "_atomic_file"),
+    ("errors", "backend", "tree", "_atomic_file"),
     ("array", "core"),
     ("primitives",),
     ("transforms", "numpy", "scipy", "random", "lax", "sparse"),
@@ -32,9 +32,6 @@ LAYERS = (
     ("demo", "cli", "__main__", "__init__"),
 )
 LAYER_OF = {part: level for level, parts in enumerate(LAYERS) for part in parts}
-# Modules that are one part with another: the stand-in backend is _standin.py plus its copies of
-# cupy's differences from numpy (_standin_cupy.py), which import each other.
-SAME_PART = {"_standin_cupy": "_standin"}
 
 
 def _module_name(path: pathlib.Path) -> tuple[str, bool]:
@@ -66,7 +63,7 @@ def part_of(module: str) -> str | None:
         return None
     if len(names) == 1:
         return "__init__"
-    return SAME_PART.get(names[1], names[1])
+    return names[1]
 
 
 def _resolve_part(target: str) -> str | None:
